@@ -1,0 +1,18 @@
+"""AI players that see only their own seat's view, built from spec strings like ``ismcts:hard``.
+
+>>> from cardtable.agents import parse_spec
+>>> parse_spec("ismcts:hard,rollout=heuristic").options
+{'rollout': 'heuristic'}
+"""
+
+from .base import Agent, Candidate, View, decide
+from .heuristics import Heuristic, has_heuristic, heuristic_for, register_heuristic
+from .ismcts import ISMCTSAgent, SearchConfig, SearchStats
+from .simple import HeuristicAgent, RandomAgent
+from .specs import DIFFICULTIES, LEVELS, SPEC_HELP, AgentSpec, AgentSpecError, make_agent, parse_spec, search_config
+
+__all__ = [
+    "DIFFICULTIES", "LEVELS", "SPEC_HELP", "Agent", "AgentSpec", "AgentSpecError", "Candidate", "Heuristic",
+    "HeuristicAgent", "ISMCTSAgent", "RandomAgent", "SearchConfig", "SearchStats", "View", "decide",
+    "has_heuristic", "heuristic_for", "make_agent", "parse_spec", "register_heuristic", "search_config",
+]

@@ -1,0 +1,52 @@
+"""Per-game heuristics: functions that score legal actions from a seat's view JSON alone.
+
+A heuristic has the signature ``score(view, actions) -> list[float]``: ``view`` is the JSON object
+``state.view(seat)`` returns and ``actions`` the canonical strings of the legal actions; higher is
+better. Heuristics never see a state, a game object or any game internals, only those two inputs,
+so they are exactly as informed as a person reading the same screen.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+Heuristic = Callable[[Mapping[str, Any], Sequence[str]], list[float]]
+"""Scores for each legal action string (higher is better), from the view alone."""
+
+_HEURISTICS: dict[str, str | Heuristic] = {
+    "zeta": "cardtable.agents.heuristics.zeta:score_actions",
+    "oscilloscope": "cardtable.agents.heuristics.oscilloscope:score_actions",
+    "utahime": "cardtable.agents.heuristics.utahime:score_actions",
+}
+
+
+def register_heuristic(game: str, heuristic: str | Heuristic) -> None:
+    """Register the heuristic of ``game``: a function or an import path ``"module:function"``."""
+    _HEURISTICS[game] = heuristic
+
+
+def has_heuristic(game: str) -> bool:
+    """True if a heuristic is registered for ``game`` and can be imported."""
+    try:
+        heuristic_for(game)
+    except ValueError:
+        return False
+    return True
+
+
+def heuristic_for(game: str) -> Heuristic:
+    """The heuristic of ``game`` (ValueError naming the games that have one if there is none)."""
+    target = _HEURISTICS.get(game)
+    if target is None:
+        raise ValueError(f"no heuristic for game {game!r}; games with one: {', '.join(sorted(_HEURISTICS))}")
+    if not isinstance(target, str):
+        return target
+    module, _, name = target.partition(":")
+    try:
+        fn: Heuristic = getattr(importlib.import_module(module), name)
+    except (ImportError, AttributeError) as exc:
+        raise ValueError(f"the heuristic of {game!r} ({target}) is not available: {exc}") from None
+    _HEURISTICS[game] = fn
+    return fn

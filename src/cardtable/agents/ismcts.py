@@ -1,0 +1,223 @@
+"""Information-set Monte Carlo tree search (single-observer ISMCTS, Cowling, Powley & Whitehouse 2012).
+
+Every iteration determinises: it asks the game for a full state consistent with the deciding
+seat's view (``game.sample_state(view, rng)``), then walks one shared tree restricted to the actions
+legal in that determinisation. Selection is UCT with availability counts (an action's exploration
+term counts the iterations in which it was available, not its parent's visits). The tree stores, at
+each node, the reward of the seat that chose the action leading to it, so any number of players
+works: every seat maximises its own return. Rollouts play to the end with a random or heuristic
+policy; the result is ``state.returns()`` mapped from [-1, 1] to [0, 1] for each seat.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from cardtable.core import Action, Game, State
+
+from .base import Agent, Candidate, View
+from .heuristics import Heuristic
+from .simple import pick_best
+
+RolloutPolicy = Literal["random", "heuristic"]
+
+
+@dataclass(frozen=True, kw_only=True)
+class SearchConfig:
+    """How an ISMCTS agent searches: its budget, exploration constant and rollout policy."""
+
+    iterations: int | None = 1000
+    """Iterations per decision (None: limited by ``seconds`` only)."""
+    seconds: float | None = None
+    """Wall-clock seconds per decision (None: limited by ``iterations`` only)."""
+    exploration: float = 0.7
+    """UCT exploration constant ``c`` in ``mean + c * sqrt(ln(available) / visits)``, rewards in [0, 1]."""
+    rollout: RolloutPolicy = "random"
+    """The rollout policy: uniformly random, or the game's heuristic."""
+    rollout_epsilon: float = 0.1
+    """With the heuristic rollout policy, the probability of a random action instead of the best one."""
+    max_rollout_actions: int | None = None
+    """Stop a rollout after this many actions and score it as unfinished (None: play to the end)."""
+
+    def __post_init__(self) -> None:
+        if self.iterations is None and self.seconds is None:
+            raise ValueError("an ISMCTS budget needs iterations or seconds (or both)")
+        if self.iterations is not None and self.iterations < 1:
+            raise ValueError(f"iterations must be at least 1, got {self.iterations}")
+        if self.seconds is not None and self.seconds <= 0:
+            raise ValueError(f"seconds must be positive, got {self.seconds}")
+        if self.exploration < 0:
+            raise ValueError(f"the exploration constant must not be negative, got {self.exploration}")
+        if self.rollout not in ("random", "heuristic"):
+            raise ValueError(f"rollout must be random or heuristic, got {self.rollout!r}")
+        if not 0.0 <= self.rollout_epsilon <= 1.0:
+            raise ValueError(f"rollout epsilon must be between 0 and 1, got {self.rollout_epsilon}")
+        if self.max_rollout_actions is not None and self.max_rollout_actions < 0:
+            raise ValueError(f"max rollout actions must not be negative, got {self.max_rollout_actions}")
+
+
+class _Node:
+    """One node of the information-set tree: the action into it and its statistics."""
+
+    __slots__ = ("action", "player", "children", "visits", "available", "total")
+
+    def __init__(self, action: Action | None, player: int) -> None:
+        self.action = action
+        self.player = player
+        """The seat that chose ``action`` (whose reward ``total`` sums)."""
+        self.children: dict[Action, _Node] = {}
+        self.visits = 0
+        self.available = 1
+        self.total = 0.0
+
+
+@dataclass(frozen=True)
+class SearchStats:
+    """What the last search did: iterations, seconds, and the deepest tree level reached."""
+
+    iterations: int
+    seconds: float
+    max_depth: int
+
+    @property
+    def iterations_per_second(self) -> float:
+        """Search speed."""
+        return self.iterations / self.seconds if self.seconds > 0 else 0.0
+
+
+class ISMCTSAgent(Agent):
+    """Information-set MCTS over determinisations sampled from the seat's view."""
+
+    def __init__(self, game: Game[Any], config: SearchConfig | None = None, *,
+                 heuristic: Heuristic | None = None, spec: str = "ismcts") -> None:
+        self.game = game
+        self.config = config or SearchConfig()
+        if self.config.rollout == "heuristic" and heuristic is None:
+            raise ValueError(f"heuristic rollouts need a heuristic for {game.name}")
+        self.heuristic = heuristic
+        self.spec = spec
+        self._root: _Node | None = None
+        self.last_stats = SearchStats(0, 0.0, 0)
+
+    # -- deciding ---------------------------------------------------------------------------------
+    def choose(self, view: View, legal: Sequence[Action], rng: random.Random) -> Action:
+        """The most-visited root action after searching within the budget."""
+        if len(legal) == 1:
+            self._root = None
+            self.last_stats = SearchStats(0, 0.0, 0)
+            return legal[0]
+        root = self.search(view, legal, rng)
+        by_key = {a: a for a in legal}
+        best = max((c for a, c in root.children.items() if a in by_key),
+                   key=lambda c: (c.visits, c.total), default=None)
+        if best is None or best.action is None:
+            return legal[rng.randrange(len(legal))]
+        return by_key[best.action]
+
+    def explain(self, top: int = 5) -> list[Candidate]:
+        """The most-visited actions of the last search, with visits and estimated win rates."""
+        if self._root is None:
+            return []
+        ranked = sorted(self._root.children.values(), key=lambda c: (-c.visits, -c.total))
+        out = []
+        for child in ranked[:top]:
+            rate = child.total / child.visits if child.visits else 0.0
+            out.append(Candidate(str(child.action), child.visits, rate, rate))
+        return out
+
+    # -- the search -------------------------------------------------------------------------------
+    def search(self, view: View, legal: Sequence[Action], rng: random.Random) -> _Node:
+        """Run the search from ``view`` and return the root (kept for ``explain``)."""
+        seat = view.get("current_player")
+        if not isinstance(seat, int):
+            raise ValueError(f"the view does not say whose decision it is: current_player={seat!r}")
+        cfg = self.config
+        root = _Node(None, -1)
+        self._root = root
+        legal_set = set(legal)
+        start = time.perf_counter()
+        deadline = start + cfg.seconds if cfg.seconds is not None else math.inf
+        limit = cfg.iterations if cfg.iterations is not None else math.inf
+        done = 0
+        max_depth = 0
+        sample = self.game.sample_state
+        while done < limit:
+            det = sample(view, rng)
+            depth = self._iterate(root, det, rng, legal_set)
+            max_depth = max(max_depth, depth)
+            done += 1
+            if deadline != math.inf and time.perf_counter() >= deadline:
+                break
+        self.last_stats = SearchStats(done, time.perf_counter() - start, max_depth)
+        return root
+
+    def _iterate(self, root: _Node, det: State, rng: random.Random, root_legal: set[Action]) -> int:
+        """One iteration on one determinisation: select, expand, roll out, back up. Returns the depth."""
+        c = self.config.exploration
+        log = math.log
+        sqrt = math.sqrt
+        node = root
+        path = [root]
+        while True:
+            player = det.current_player
+            if player is None:
+                break
+            legal = det.legal_actions()
+            if node is root:
+                # the determinisation must offer the real choices; ignore anything else
+                legal = [a for a in legal if a in root_legal] or list(legal)
+            children = node.children
+            untried = [a for a in legal if a not in children]
+            if untried:
+                action = untried[rng.randrange(len(untried))] if len(untried) > 1 else untried[0]
+                child = _Node(action, player)
+                children[action] = child
+                det.apply(action)
+                path.append(child)
+                break
+            best: _Node | None = None
+            best_value = -math.inf
+            for action in legal:
+                child = children[action]
+                child.available += 1
+                value = child.total / child.visits + c * sqrt(log(child.available) / child.visits)
+                if value > best_value:
+                    best_value = value
+                    best = child
+            assert best is not None and best.action is not None
+            det.apply(best.action)
+            path.append(best)
+            node = best
+        self._rollout(det, rng)
+        returns = det.returns()
+        rewards = [min(1.0, max(0.0, (r + 1.0) / 2.0)) for r in returns]
+        root.visits += 1
+        for step in path[1:]:
+            step.visits += 1
+            step.total += rewards[step.player]
+        return len(path) - 1
+
+    def _rollout(self, det: State, rng: random.Random) -> None:
+        """Play ``det`` forward with the rollout policy until it ends or the cap is reached."""
+        cap = self.config.max_rollout_actions
+        if cap is None:
+            cap = self.game.termination_bound
+        heuristic = self.heuristic if self.config.rollout == "heuristic" else None
+        epsilon = self.config.rollout_epsilon
+        steps = 0
+        while steps < cap:
+            player = det.current_player
+            if player is None:
+                return
+            legal = det.legal_actions()
+            if heuristic is None or len(legal) == 1 or rng.random() < epsilon:
+                action = legal[rng.randrange(len(legal))]
+            else:
+                action = legal[pick_best(heuristic(det.view(player), [str(a) for a in legal]), rng)]
+            det.apply(action)
+            steps += 1

@@ -1,0 +1,155 @@
+"""Agent specs: the one place where strings like ``ismcts:hard`` become agents.
+
+Grammar: ``NAME[:OPTION[,OPTION...]]`` where an option is a level (``easy``, ``normal``, ``hard``)
+or ``key=value``. The bare levels ``easy``, ``normal`` and ``hard`` are agents too, for people
+choosing an opponent.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Any
+
+from cardtable.core import Game
+
+from .base import Agent
+from .heuristics import heuristic_for
+from .ismcts import ISMCTSAgent, SearchConfig
+from .simple import HeuristicAgent, RandomAgent
+
+LEVELS: dict[str, SearchConfig] = {
+    "easy": SearchConfig(iterations=100, rollout="random"),
+    "normal": SearchConfig(iterations=500, rollout="random"),
+    "hard": SearchConfig(iterations=2000, rollout="random"),
+}
+"""ISMCTS budgets by difficulty level (per decision)."""
+
+DIFFICULTIES: dict[str, str] = {
+    "easy": "heuristic:epsilon=0.3",
+    "normal": "ismcts:normal",
+    "hard": "ismcts:hard",
+}
+"""What a person gets when they pick a difficulty by name."""
+
+SPEC_HELP: dict[str, str] = {
+    "random": "uniformly random legal actions",
+    "heuristic[:epsilon=E]": "the game's casual-player strategy (random action with probability E)",
+    "ismcts[:LEVEL|iterations=N|seconds=S|c=C|rollout=random|heuristic|epsilon=E|depth=D, ...]":
+        "information-set MCTS; LEVEL is easy, normal (default) or hard",
+    "easy / normal / hard": "difficulty levels: " + ", ".join(f"{k} = {v}" for k, v in DIFFICULTIES.items()),
+}
+"""The valid specs, for help texts and error messages."""
+
+
+class AgentSpecError(ValueError):
+    """A spec string that names no agent, or an option an agent does not take."""
+
+    def __init__(self, spec: str, reason: str) -> None:
+        self.spec = spec
+        self.reason = reason
+        valid = "; ".join(f"{k} ({v})" for k, v in SPEC_HELP.items())
+        super().__init__(f"invalid agent spec {spec!r}: {reason}. Valid specs: {valid}")
+
+
+@dataclass(frozen=True)
+class AgentSpec:
+    """A parsed spec: the agent kind and its options, as written."""
+
+    kind: str
+    level: str | None
+    options: dict[str, str]
+    text: str
+
+
+def parse_spec(text: str) -> AgentSpec:
+    """Parse ``NAME[:OPTION,...]`` (AgentSpecError listing the valid specs if malformed)."""
+    raw = text.strip()
+    name, _, rest = raw.partition(":")
+    name = name.strip().lower()
+    if name in DIFFICULTIES:
+        if rest:
+            raise AgentSpecError(text, f"the difficulty {name!r} takes no options")
+        return parse_spec(DIFFICULTIES[name])
+    if name not in ("random", "heuristic", "ismcts"):
+        raise AgentSpecError(text, f"unknown agent {name!r}")
+    level: str | None = None
+    options: dict[str, str] = {}
+    for part in (p.strip() for p in rest.split(",")) if rest else ():
+        if not part:
+            raise AgentSpecError(text, "empty option")
+        key, sep, value = part.partition("=")
+        key = key.strip().lower()
+        if not sep:
+            if key not in LEVELS:
+                raise AgentSpecError(text, f"unknown level or option {part!r} (levels: {', '.join(LEVELS)})")
+            if name != "ismcts":
+                raise AgentSpecError(text, f"{name} has no levels")
+            if level is not None:
+                raise AgentSpecError(text, "more than one level")
+            level = key
+            continue
+        if key in options:
+            raise AgentSpecError(text, f"option {key!r} given twice")
+        options[key] = value.strip()
+    allowed = {"random": set(), "heuristic": {"epsilon"},
+               "ismcts": {"iterations", "iters", "seconds", "c", "rollout", "epsilon", "depth"}}[name]
+    for key in options:
+        if key not in allowed:
+            valid = ", ".join(sorted(allowed)) or "none"
+            raise AgentSpecError(text, f"{name} takes no option {key!r} (its options: {valid})")
+    return AgentSpec(name, level, options, raw)
+
+
+def _number(spec: AgentSpec, key: str, kind: type[int] | type[float]) -> Any:
+    try:
+        return kind(spec.options[key])
+    except ValueError:
+        raise AgentSpecError(spec.text, f"option {key} must be a{'n integer' if kind is int else ' number'}, "
+                                        f"got {spec.options[key]!r}") from None
+
+
+def search_config(spec: AgentSpec) -> SearchConfig:
+    """The ISMCTS configuration an ``ismcts`` spec describes (its level, then its options)."""
+    cfg = LEVELS[spec.level or "normal"]
+    changes: dict[str, Any] = {}
+    opts = spec.options
+    if "iterations" in opts or "iters" in opts:
+        key = "iterations" if "iterations" in opts else "iters"
+        changes["iterations"] = _number(spec, key, int)
+    if "seconds" in opts:
+        changes["seconds"] = _number(spec, "seconds", float)
+        if "iterations" not in changes:
+            changes["iterations"] = None
+    if "c" in opts:
+        changes["exploration"] = _number(spec, "c", float)
+    if "rollout" in opts:
+        changes["rollout"] = opts["rollout"].lower()
+    if "epsilon" in opts:
+        changes["rollout_epsilon"] = _number(spec, "epsilon", float)
+    if "depth" in opts:
+        changes["max_rollout_actions"] = _number(spec, "depth", int)
+    try:
+        return replace(cfg, **changes)
+    except ValueError as exc:
+        raise AgentSpecError(spec.text, str(exc)) from None
+
+
+def make_agent(spec: str, game: Game[Any]) -> Agent:
+    """Build the agent ``spec`` names for ``game`` (AgentSpecError listing the valid specs if wrong)."""
+    parsed = parse_spec(spec)
+    if parsed.kind == "random":
+        return RandomAgent(spec=parsed.text)
+    if parsed.kind == "heuristic":
+        epsilon = _number(parsed, "epsilon", float) if "epsilon" in parsed.options else 0.0
+        try:
+            return HeuristicAgent(heuristic_for(game.name), epsilon, spec=parsed.text)
+        except ValueError as exc:
+            raise AgentSpecError(spec, str(exc)) from None
+    cfg = search_config(parsed)
+    heuristic = None
+    if cfg.rollout == "heuristic":
+        try:
+            heuristic = heuristic_for(game.name)
+        except ValueError as exc:
+            raise AgentSpecError(spec, str(exc)) from None
+    return ISMCTSAgent(game, cfg, heuristic=heuristic, spec=parsed.text)

@@ -1,0 +1,328 @@
+"""The game contract every game meets: ``Game``, ``State``, ``Action`` and ``Outcome``.
+
+A game package subclasses ``Game`` and ``State`` and writes only its own hooks
+(``_illegality``, ``_apply`` and the queries); this module guards the contract once:
+game over, not your turn, malformed input, illegal actions, and the action history.
+"""
+
+from __future__ import annotations
+
+import random
+from abc import ABC, abstractmethod
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, ClassVar, Generic, TypeVar
+
+from . import jsonpos
+from .errors import IllegalAction, InvalidAction, InvalidPosition
+from .rng import fresh_seed, rng_from_json, rng_to_json
+from .rules import RulesBase
+
+POSITION_FORMAT = 1
+
+
+class Action:
+    """Base of every game's actions: small frozen values whose ``str()`` is the canonical notation."""
+
+    __slots__ = ()
+
+    def __str__(self) -> str:  # pragma: no cover - every action class overrides it
+        raise NotImplementedError
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How a finished game ended: the winners (empty for a draw), why, by which rule, and scores."""
+
+    winners: tuple[int, ...]
+    reason: str
+    rule: str = ""
+    scores: tuple[float, ...] | None = None
+    detail: str = ""
+
+    @property
+    def is_draw(self) -> bool:
+        """True when nobody won."""
+        return not self.winners
+
+    def to_json(self) -> dict[str, Any]:
+        """The outcome as a JSON object."""
+        return {
+            "winners": list(self.winners),
+            "reason": self.reason,
+            "rule": self.rule,
+            "scores": list(self.scores) if self.scores is not None else None,
+            "detail": self.detail,
+        }
+
+    @classmethod
+    def from_json(cls, data: Any, path: str = "$.outcome") -> Outcome:
+        """Read an outcome written by ``to_json``."""
+        d = jsonpos.obj(data, path)
+        winners = tuple(jsonpos.integer(w, f"{path}.winners[{i}]", 0) for i, w in enumerate(jsonpos.array(jsonpos.get(d, "winners", path), f"{path}.winners")))
+        scores_raw = d.get("scores")
+        scores = None
+        if scores_raw is not None:
+            scores = tuple(float(s) for s in jsonpos.array(scores_raw, f"{path}.scores"))
+        return cls(winners, jsonpos.string(jsonpos.get(d, "reason", path), f"{path}.reason"),
+                   str(d.get("rule", "")), scores, str(d.get("detail", "")))
+
+
+RulesT = TypeVar("RulesT", bound=RulesBase)
+
+
+class Game(ABC, Generic[RulesT]):
+    """A game with fixed rules: the factory of states, the parser of actions and positions."""
+
+    name: ClassVar[str] = ""
+    title: ClassVar[str] = ""
+    Rules: ClassVar[type[RulesBase]]
+    min_players: ClassVar[int] = 2
+    max_players: ClassVar[int] = 2
+
+    def __init__(self, rules: RulesT) -> None:
+        self.rules = rules
+
+    def __repr__(self) -> str:
+        changed = ", ".join(f"{k}={v!r}" for k, v in self.rules.changed_flags().items())
+        return f"load_game({self.name!r}{', ' if changed else ''}{changed})"
+
+    # -- states ---------------------------------------------------------------------------------
+    def new_game(self, seed: int | None = None, **setup: Any) -> State:
+        """A new game: all randomness comes from a ``random.Random(seed)`` that the state owns."""
+        if seed is None:
+            seed = fresh_seed()
+        if not isinstance(seed, int) or isinstance(seed, bool):
+            raise ValueError(f"seed must be an integer, got {seed!r}")
+        normal = self.normalize_setup(setup)
+        return self._new_state(seed, normal, random.Random(seed))
+
+    def normalize_setup(self, setup: Mapping[str, Any]) -> dict[str, Any]:
+        """Validate setup options and return their JSON-safe, complete form (ValueError if bad)."""
+        if setup:
+            raise ValueError(f"{self.name} takes no setup options; got {', '.join(setup)}")
+        return {}
+
+    @abstractmethod
+    def _new_state(self, seed: int, setup: dict[str, Any], rng: random.Random) -> State:
+        """Build the initial state (shuffles, first player) from the normalized setup."""
+
+    @abstractmethod
+    def parse_action(self, text: str) -> Action:
+        """Parse canonical notation into an action, or raise InvalidAction."""
+
+    def from_json(self, data: Any) -> State:
+        """Rebuild a state written by ``State.to_json``; raise InvalidPosition saying what is wrong."""
+        d = jsonpos.obj(data, "$")
+        if d.get("game") != self.name:
+            raise InvalidPosition("$.game", f"expected {self.name!r}, got {d.get('game')!r}")
+        jsonpos.integer(jsonpos.get(d, "format", "$"), "$.format", POSITION_FORMAT, POSITION_FORMAT)
+        rules_raw = jsonpos.obj(jsonpos.get(d, "rules", "$"), "$.rules")
+        try:
+            rules = type(self.rules).from_flags(**dict(rules_raw))
+        except (ValueError, TypeError) as exc:
+            raise InvalidPosition("$.rules", str(exc)) from None
+        if rules != self.rules:
+            raise InvalidPosition("$.rules", f"position was made under other rules: {rules.changed_flags()} "
+                                             f"(this game: {self.rules.changed_flags()}); load that game instead")
+        seed = jsonpos.integer(jsonpos.get(d, "seed", "$"), "$.seed")
+        setup = dict(jsonpos.obj(jsonpos.get(d, "setup", "$"), "$.setup"))
+        try:
+            setup = self.normalize_setup(setup)
+        except (ValueError, TypeError) as exc:
+            raise InvalidPosition("$.setup", str(exc)) from None
+        history = [jsonpos.string(h, f"$.history[{i}]") for i, h in enumerate(jsonpos.array(jsonpos.get(d, "history", "$"), "$.history"))]
+        rng = rng_from_json(jsonpos.get(d, "rng", "$"))
+        state = self._state_from_json(jsonpos.get(d, "position", "$"), seed, setup, rng)
+        state.history = history
+        return state
+
+    @abstractmethod
+    def _state_from_json(self, position: Any, seed: int, setup: dict[str, Any], rng: random.Random) -> State:
+        """Rebuild the game-specific part of a state (``$.position``), validating it."""
+
+    @abstractmethod
+    def sample_state(self, view: Mapping[str, Any], rng: random.Random) -> State:
+        """A full state consistent with ``view``, hidden cards drawn with ``rng`` from what the viewer cannot see."""
+
+    # -- metadata -------------------------------------------------------------------------------
+    def num_players_for(self, setup: Mapping[str, Any]) -> int:
+        """How many players a game with this (normalized) setup has."""
+        return self.min_players
+
+    @classmethod
+    def conformance_cases(cls) -> list[tuple[dict[str, Any], dict[str, Any]]]:
+        """(rule flags, setup) pairs the shared conformance suite runs this game under."""
+        return [({}, {})]
+
+    @classmethod
+    def bench_cases(cls) -> list[tuple[str, dict[str, Any], dict[str, Any]]]:
+        """(label, rule flags, setup) triples that ``cardtable bench`` measures."""
+        return [("default", {}, {})]
+
+    termination_bound: ClassVar[int] = 10_000
+    """No game of this game lasts more actions than this (checked by the conformance suite)."""
+
+
+class State(ABC):
+    """A position plus everything needed to continue it: rules, RNG, seed, setup and history."""
+
+    game: Game[Any]
+    seed: int
+    setup: dict[str, Any]
+    rng: random.Random
+    history: list[str]
+
+    # -- the game's hooks -----------------------------------------------------------------------
+    @property
+    @abstractmethod
+    def current_player(self) -> int | None:
+        """The seat (0-based) that decides next, or None once the game is over."""
+
+    @property
+    @abstractmethod
+    def num_players(self) -> int:
+        """How many seats this game has."""
+
+    @abstractmethod
+    def legal_actions(self) -> Sequence[Action]:
+        """Every legal action now, in a deterministic order; empty once over; never raises."""
+
+    @abstractmethod
+    def _illegality(self, action: Action) -> tuple[str, str] | None:
+        """None if ``action`` is legal now, else (rule id, reason). Never raises, never mutates."""
+
+    @abstractmethod
+    def _apply(self, action: Action) -> None:
+        """Carry out an action already known to be legal."""
+
+    @abstractmethod
+    def outcome(self) -> Outcome | None:
+        """The result once the game is over, else None."""
+
+    @abstractmethod
+    def view(self, player: int | None) -> dict[str, Any]:
+        """What ``player`` may know (None: a spectator), JSON-safe."""
+
+    @abstractmethod
+    def _position_json(self) -> dict[str, Any]:
+        """The game-specific part of ``to_json``."""
+
+    @abstractmethod
+    def clone(self) -> State:
+        """An independent copy (RNG included)."""
+
+    @abstractmethod
+    def zones(self) -> dict[str, list[str]]:
+        """Every card of the game by zone name (for card-conservation checks and displays)."""
+
+    @abstractmethod
+    def expected_cards(self) -> Counter[str]:
+        """The multiset of cards the zones must hold together, fixed by the setup."""
+
+    @abstractmethod
+    def summary(self) -> str:
+        """A one-line description of the position, for error messages and logs."""
+
+    # -- the contract, guarded once -------------------------------------------------------------
+    @property
+    def is_over(self) -> bool:
+        """True once the game has ended."""
+        return self.outcome() is not None
+
+    def to_action(self, action: Action | str) -> Action:
+        """The action itself, or the action its canonical string names (InvalidAction if neither)."""
+        if isinstance(action, str):
+            return self.game.parse_action(action)
+        if isinstance(action, Action):
+            return action
+        raise InvalidAction(action, "expected an action or its canonical string", game=self.game.name)
+
+    def illegality(self, action: Action | str, player: int | None = None) -> tuple[str, str] | None:
+        """None if legal now, else (rule id, reason); raises only InvalidAction for non-notation."""
+        act = self.to_action(action)
+        out = self.outcome()
+        if out is not None:
+            return (out.rule or "GAME-OVER", f"the game is over ({out.reason})")
+        if player is not None and player != self.current_player:
+            return ("TURN", f"it is seat {self.current_player}'s decision, not seat {player}'s")
+        return self._illegality(act)
+
+    def is_legal(self, action: Action | str, player: int | None = None) -> bool:
+        """True if ``action`` may be applied now; never raises."""
+        try:
+            return self.illegality(action, player) is None
+        except InvalidAction:
+            return False
+
+    def apply(self, action: Action | str, player: int | None = None) -> Action:
+        """Apply an action (or its string); IllegalAction / InvalidAction leave the state unchanged."""
+        act = self.to_action(action)
+        problem = self.illegality(act, player)
+        if problem is not None:
+            raise IllegalAction(act, problem[0], problem[1], self.summary())
+        self._apply(act)
+        self.history.append(str(act))
+        return act
+
+    def returns(self) -> list[float]:
+        """One float per seat: +1 win, -1 loss, 0 draw or unfinished (winners share a win)."""
+        n = self.num_players
+        out = self.outcome()
+        if out is None or not out.winners:
+            return [0.0] * n
+        if n == 1:
+            return [1.0 if 0 in out.winners else -1.0]
+        return [1.0 if p in out.winners else -1.0 for p in range(n)]
+
+    def to_json(self) -> dict[str, Any]:
+        """The whole state, RNG included, so a game continues identically after a round trip."""
+        return {
+            "format": POSITION_FORMAT,
+            "game": self.game.name,
+            "rules_version": self.game.rules.rules_version,
+            "rules": self.game.rules.flags(),
+            "seed": self.seed,
+            "setup": self.setup,
+            "history": list(self.history),
+            "rng": rng_to_json(self.rng),
+            "position": self._position_json(),
+        }
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self.summary()}>"
+
+
+def perft(state: State, depth: int) -> int:
+    """Count legal action sequences of length ``depth`` (a game that ends earlier counts once)."""
+    if depth == 0 or state.is_over:
+        return 1
+    total = 0
+    for action in state.legal_actions():
+        child = state.clone()
+        child.apply(action)
+        total += perft(child, depth - 1)
+    return total
+
+
+def perft_divide(state: State, depth: int) -> dict[str, int]:
+    """``perft`` broken down by first action, for diagnosing a count that changed."""
+    out: dict[str, int] = {}
+    for action in state.legal_actions():
+        child = state.clone()
+        child.apply(action)
+        out[str(action)] = perft(child, depth - 1)
+    return out
+
+
+def play_random(state: State, rng: random.Random, max_actions: int | None = None) -> State:
+    """Play uniformly random legal actions until the game ends (in place); returns the state."""
+    count = 0
+    while not state.is_over:
+        actions = state.legal_actions()
+        state.apply(actions[rng.randrange(len(actions))])
+        count += 1
+        if max_actions is not None and count >= max_actions:
+            break
+    return state

@@ -1,0 +1,153 @@
+"""Zeta's actions: small frozen values whose ``str()`` is the canonical notation.
+
+| notation              | meaning                                                        | rule      |
+|-----------------------|----------------------------------------------------------------|-----------|
+| ``magic_circle@c3``   | place a card from hand on a square (also Mourning's placement) | R14-R18   |
+| ``pass``              | place nothing this turn                                        | R13       |
+| ``target:d4``         | destroy the card on d4 with the pending optional effect        | R42-R55   |
+| ``destroy:do_over``   | destroy a card of that type from your hand (Do-Over, Fortune)  | R38, R39  |
+| ``rank:1``/``file:f`` | the full line Single-Arrow Summoning destroys                  | R59       |
+| ``decline``           | decline a pending optional effect                              | R30       |
+| ``mulligan``/``keep`` | the once-only mulligan decision (``mulligan=once``)            | R11       |
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+from cardtable.core import Action, InvalidAction
+
+from .board import FILES, Geometry, geometry
+from .cards import CARD_BY_ID, CARDS, NUM_TYPES
+
+
+@dataclass(frozen=True, slots=True)
+class Place(Action):
+    """Place card type ``card`` (index) on ``square`` (index)."""
+
+    card: int
+    square: int
+    text: str = field(compare=False, repr=False)
+
+    def __str__(self) -> str:
+        return self.text
+
+
+@dataclass(frozen=True, slots=True)
+class Pass(Action):
+    """Place nothing this turn (ZETA-R13)."""
+
+    def __str__(self) -> str:
+        return "pass"
+
+
+@dataclass(frozen=True, slots=True)
+class Target(Action):
+    """Destroy the card on ``square`` with the pending optional targeted effect."""
+
+    square: int
+    text: str = field(compare=False, repr=False)
+
+    def __str__(self) -> str:
+        return self.text
+
+
+@dataclass(frozen=True, slots=True)
+class DestroyFromHand(Action):
+    """Destroy one card of type ``card`` from your hand (Do-Over, Fortune-Telling)."""
+
+    card: int
+
+    def __str__(self) -> str:
+        return f"destroy:{CARDS[self.card].id}"
+
+
+@dataclass(frozen=True, slots=True)
+class ChooseLine(Action):
+    """Single-Arrow Summoning's choice: ``kind`` is "rank" or "file", ``index`` 0-based."""
+
+    kind: str
+    index: int
+
+    def __str__(self) -> str:
+        label = str(self.index + 1) if self.kind == "rank" else FILES[self.index]
+        return f"{self.kind}:{label}"
+
+
+@dataclass(frozen=True, slots=True)
+class Decline(Action):
+    """Decline a pending optional effect (「できる」, ZETA-R30)."""
+
+    def __str__(self) -> str:
+        return "decline"
+
+
+@dataclass(frozen=True, slots=True)
+class Mulligan(Action):
+    """Take the once-only mulligan (ZETA-R11), or keep the hand when ``take`` is False."""
+
+    take: bool
+
+    def __str__(self) -> str:
+        return "mulligan" if self.take else "keep"
+
+
+ZetaAction = Place | Pass | Target | DestroyFromHand | ChooseLine | Decline | Mulligan
+
+PASS = Pass()
+DECLINE = Decline()
+MULLIGAN = Mulligan(True)
+KEEP = Mulligan(False)
+DESTROY = tuple(DestroyFromHand(c) for c in range(NUM_TYPES))
+
+
+class ActionTable:
+    """Every action of one board size, built once and shared (the hot path never allocates actions)."""
+
+    def __init__(self, geo: Geometry) -> None:
+        self.geo = geo
+        self.place = tuple(tuple(Place(c, s, f"{CARDS[c].id}@{geo.names[s]}") for s in range(geo.size))
+                           for c in range(NUM_TYPES))
+        self.target = tuple(Target(s, f"target:{geo.names[s]}") for s in range(geo.size))
+        self.ranks = tuple(ChooseLine("rank", r) for r in range(geo.height))
+        self.files = tuple(ChooseLine("file", f) for f in range(geo.width))
+        by_text: dict[str, Action] = {"pass": PASS, "decline": DECLINE, "mulligan": MULLIGAN, "keep": KEEP}
+        for row in self.place:
+            for a in row:
+                by_text[a.text] = a
+        for t in self.target:
+            by_text[t.text] = t
+        for d in DESTROY:
+            by_text[str(d)] = d
+        for line in self.ranks + self.files:
+            by_text[str(line)] = line
+        self.by_text = by_text
+
+    def parse(self, text: str) -> Action:
+        """The action named by ``text``, or InvalidAction saying what is wrong."""
+        found = self.by_text.get(text)
+        if found is not None:
+            return found
+        t = text.strip()
+        found = self.by_text.get(t)
+        if found is not None:
+            return found
+        if "@" in t:
+            cid, _, sq = t.partition("@")
+            if cid not in CARD_BY_ID:
+                raise InvalidAction(text, f"unknown card id {cid!r}", game="zeta")
+            raise InvalidAction(text, f"no square {sq!r} on a {self.geo.width}x{self.geo.height} board", game="zeta")
+        if t.startswith("target:"):
+            raise InvalidAction(text, f"no square {t[7:]!r} on this board", game="zeta")
+        if t.startswith("destroy:"):
+            raise InvalidAction(text, f"unknown card id {t[8:]!r}", game="zeta")
+        raise InvalidAction(
+            text, "expected CARD@SQUARE, pass, target:SQUARE, destroy:CARD, rank:N, file:X, decline, mulligan or keep",
+            game="zeta")
+
+
+@lru_cache(maxsize=8)
+def action_table(width: int, height: int) -> ActionTable:
+    """The (cached) action table of a board size."""
+    return ActionTable(geometry(width, height))

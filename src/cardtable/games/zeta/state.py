@@ -1,0 +1,937 @@
+"""Zeta's state machine: setup, turns, placement resolution (ZETA-R18), effects, outcome and views.
+
+The state is plain data: per-square lists, int bitboards per seat and per card type, hands as
+per-type counts, decks as lists (top = last). Seats are 0 and 1; ``first`` is the seat that is
+"P1" in the rulebook (it moves on odd turns). Pending decisions inside effects are phases with
+their own legal actions; ``frames`` is the explicit continuation stack of placements being resolved.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Iterator, Sequence
+from typing import TYPE_CHECKING, Any, overload
+
+from cardtable.core import Action, Outcome, State
+
+from .actions import (
+    DECLINE,
+    DESTROY,
+    KEEP,
+    MULLIGAN,
+    PASS,
+    ActionTable,
+    ChooseLine,
+    Decline,
+    DestroyFromHand,
+    Mulligan,
+    Pass,
+    Place,
+    Target,
+)
+from .board import FILES, Geometry
+from .cards import (
+    APPRENTICE,
+    ARROW,
+    ASTROLOGY,
+    BARRIER,
+    BLAZE,
+    BOOST,
+    BROOM,
+    BURST,
+    CARDS,
+    COSTS,
+    DARK,
+    DO_OVER,
+    EARTH,
+    FIRE,
+    FORTUNE,
+    GREAT_CIRCLE,
+    HEXER,
+    ICE,
+    LIGHT,
+    MAGIC_CIRCLE,
+    MIST,
+    MOURNING,
+    NUM_TYPES,
+    POTION,
+    THUNDER,
+    ULTIMATE,
+    WIND,
+)
+from .rules import ZetaRules
+
+if TYPE_CHECKING:
+    from .game import ZetaGame
+
+# Phases: who decides what.
+MULLIGAN_PHASE, MAIN, CHOOSE_HAND, CHOOSE_FORTUNE, CHOOSE_TARGET, CHOOSE_MOURN, CHOOSE_LINE, OVER = range(8)
+PHASE_NAMES = ("mulligan", "main", "do_over", "fortune", "target", "mourn", "line", "over")
+PHASE_BY_NAME = {name: i for i, name in enumerate(PHASE_NAMES)}
+
+# Steps of resolve_placement (ZETA-R18) after COVER and PUT.
+LINE, FANFARE, TRIGGERS, FULL, FULL_NOW = range(5)
+STEP_NAMES = ("line", "fanfare", "triggers", "full", "full_now")
+
+# A frame is [seat, card, square, top_level, step_position, covered_card, vacancy].
+F_SEAT, F_CARD, F_SQUARE, F_TOP, F_POS, F_COVERED, F_VACANCY = range(7)
+
+ZERO_COST = tuple(c.index for c in CARDS if c.cost == 0)
+
+
+def step_sequence(rules: ZetaRules) -> tuple[int, ...]:
+    """The order of R18's steps under the rules' timing flags (ZETA-I14, I15, I16)."""
+    if rules.win_check_timing == "after_triggers":
+        seq = [TRIGGERS, LINE, FANFARE]  # ZETA-R18 variant: 0, 1, 4, 2, 3, 5
+    elif rules.trigger_order == "triggers_first":
+        seq = [LINE, TRIGGERS, FANFARE]
+    else:
+        seq = [LINE, FANFARE, TRIGGERS]
+    if rules.board_full_check == "on_placement":
+        seq.insert(seq.index(LINE) + 1, FULL_NOW)
+    else:
+        seq.append(FULL)
+    return tuple(seq)
+
+
+class LegalActions(Sequence[Action]):
+    """The legal actions of a position, built lazily: ``len`` and indexing allocate nothing."""
+
+    __slots__ = ("_segments", "_tail", "_len")
+
+    def __init__(self, segments: list[tuple[Sequence[Action], tuple[int, ...]]], tail: tuple[Action, ...]) -> None:
+        self._segments = segments
+        self._tail = tail
+        self._len = sum(len(sq) for _, sq in segments) + len(tail)
+
+    def __len__(self) -> int:
+        return self._len
+
+    @overload
+    def __getitem__(self, index: int) -> Action: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[Action]: ...
+
+    def __getitem__(self, index: int | slice) -> Action | list[Action]:
+        if isinstance(index, slice):
+            return list(self)[index]
+        if index < 0:
+            index += self._len
+        if not 0 <= index < self._len:
+            raise IndexError("legal action index out of range")
+        for row, squares in self._segments:
+            if index < len(squares):
+                return row[squares[index]]
+            index -= len(squares)
+        return self._tail[index]
+
+    def __iter__(self) -> Iterator[Action]:
+        for row, squares in self._segments:
+            for s in squares:
+                yield row[s]
+        yield from self._tail
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Sequence):
+            return list(self) == list(other)
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"LegalActions({[str(a) for a in self]})"
+
+
+_NO_ACTIONS = LegalActions([], ())
+
+
+class ZetaState(State):
+    """A Zeta position (see the module docstring for the representation)."""
+
+    game: ZetaGame
+
+    def __init__(self, game: ZetaGame, seed: int, setup: dict[str, Any], rng: random.Random,
+                 decklists: list[list[int]]) -> None:
+        rules = game.rules
+        geo = game.geometry
+        n = geo.size
+        self.game = game
+        self.rules = rules
+        self.geo = geo
+        self.table: ActionTable = game.table
+        self.steps = game.steps
+        self.seed = seed
+        self.setup = setup
+        self.rng = rng
+        self.history = []
+        self.decklists = decklists
+        self.turn = 1
+        self.first = 0
+        self.active = 0
+        self.phase = MAIN
+        self.decider = 0
+        self.owner = [-1] * n
+        self.card = [-1] * n
+        self.occ = [0, 0]
+        self.tmask = [0] * NUM_TYPES
+        self.blocked = 0
+        self.marks = [0, 0]   # destruction markers: the last card on an empty square was this seat's
+        self.ever = [0, 0]    # squares where a card of this seat was ever destroyed (wind_mage_vacant=ever)
+        self.hands = [[0] * NUM_TYPES, [0] * NUM_TYPES]
+        self.hand_size = [0, 0]
+        self.decks: list[list[int]] = [[], []]
+        self.destroyed: list[list[int]] = [[], []]
+        self.destroyed_board = [0, 0]
+        self.removed: list[list[int]] = [[], []]
+        self.set_aside = -1
+        self.negate = [0, 0]       # NegateFanfares(P, turn)
+        self.only_zero = [0, 0]    # OnlyCostZero(P, turn)
+        self.broom = [0, 0]        # BroomCap(P, turn)
+        self.apprentice = [0, 0]   # deferred Apprentice Hexer test (apprentice_check_time=opponent_turn_start)
+        self.frames: list[list[int]] = []
+        self.pending: dict[str, Any] = {}
+        self.mulligan_left: list[int] = []
+        self.result: Outcome | None = None
+
+    # ------------------------------------------------------------------ setup (ZETA-R7..R11)
+    def _setup(self) -> None:
+        rng = self.rng
+        rules = self.rules
+        for seat in (0, 1):
+            deck = list(self.decklists[seat])
+            rng.shuffle(deck)  # ZETA-R7
+            self.decks[seat] = deck
+        self.first = rng.randrange(2) if rules.first_player == "random" else 0  # ZETA-R8
+        self.active = self.first
+        self._draw(self.first, 3)  # ZETA-R9
+        self._draw(1 - self.first, 4 if rules.second_player_extra_card else 3)  # ZETA-R10
+        if rules.mulligan == "once":  # ZETA-R11: P1 then P2 may redraw once
+            self.mulligan_left = [self.first, 1 - self.first]
+            self.phase = MULLIGAN_PHASE
+            self.decider = self.first
+        else:
+            self._start_turn()
+
+    # ------------------------------------------------------------------ contract queries
+    @property
+    def current_player(self) -> int | None:
+        """The seat that decides next (None once over)."""
+        return None if self.result is not None else self.decider
+
+    @property
+    def num_players(self) -> int:
+        """Zeta has two seats."""
+        return 2
+
+    @property
+    def is_over(self) -> bool:
+        """True once the game has ended."""
+        return self.result is not None
+
+    def outcome(self) -> Outcome | None:
+        """The result once the game is over, else None."""
+        return self.result
+
+    def player_label(self, seat: int) -> str:
+        """The rulebook's name of a seat: P1 moves first."""
+        return "P1" if seat == self.first else "P2"
+
+    def summary(self) -> str:
+        """One line: turn, who decides, phase, counts."""
+        if self.result is not None:
+            return f"turn {self.turn}, game over ({self.result.reason})"
+        return (f"turn {self.turn}, {self.player_label(self.decider)} (seat {self.decider}) to decide "
+                f"[{PHASE_NAMES[self.phase]}], board {self.board_count()} cards, "
+                f"hands {self.hand_size[0]}/{self.hand_size[1]}, decks {len(self.decks[0])}/{len(self.decks[1])}")
+
+    def board_count(self) -> int:
+        """BoardCount (ZETA-R4): cards on the board, both players'."""
+        return (self.occ[0] | self.occ[1]).bit_count()
+
+    def own_count(self, seat: int) -> int:
+        """OwnCount(P) (ZETA-R4)."""
+        return self.occ[seat].bit_count()
+
+    def hand_cards(self, seat: int) -> list[int]:
+        """A seat's hand as card-type indexes, ascending."""
+        out: list[int] = []
+        for c, n in enumerate(self.hands[seat]):
+            if n:
+                out.extend([c] * n)
+        return out
+
+    # ------------------------------------------------------------------ placement legality (R14-R17, R45)
+    def cost_cap(self, seat: int) -> int:
+        """CostCap(A, t) for normal placements (ZETA-R14, R17, I42)."""
+        t = self.turn
+        count = (self.occ[0] | self.occ[1]).bit_count()
+        zero_only = self.only_zero[seat] == t
+        broom = self.broom[seat] == t
+        if broom and self.negate[seat] == t and self.rules.negation_scope == "include_lingering":
+            broom = False  # ZETA-R35 include_lingering
+        if zero_only and not (broom and self.rules.broom_vs_earth == "permission_wins"):
+            return 0  # ZETA-R17(a), R17(c)
+        if broom:
+            return max(count, 10)  # ZETA-R17(b), R49
+        return count
+
+    def empty_targets(self) -> int:
+        """Empty, unblocked squares a card may be placed on (ZETA-R15; gravity R16)."""
+        filled = self.occ[0] | self.occ[1] | self.blocked
+        geo = self.geo
+        empty = geo.all & ~filled
+        if self.rules.gravity:
+            empty &= ((filled << geo.width) & geo.all) | geo.bottom
+        return empty
+
+    def wind_targets(self, seat: int) -> int:
+        """Squares a Wind Mage may take (ZETA-R45(a), I39, flag wind_mage_negated=forbid_cover)."""
+        rules = self.rules
+        cover = self.occ[seat]
+        if rules.wind_mage_negated == "forbid_cover" and self.negate[seat] == self.turn:
+            cover = 0
+        vacant = rules.wind_mage_vacant
+        if vacant == "last_occupant":
+            return cover | (self.marks[seat] & self.empty_targets())
+        if vacant == "ever":
+            return cover | (self.ever[seat] & self.empty_targets())
+        return cover
+
+    def legal_actions(self) -> Sequence[Action]:
+        """Every legal action, in a fixed order (placements by card then square; pass/decline last)."""
+        phase = self.phase
+        if self.result is not None:
+            return _NO_ACTIONS
+        table = self.table
+        if phase == MAIN:
+            seat = self.active
+            cap = self.cost_cap(seat)
+            hand = self.hands[seat]
+            empty = -1
+            segments: list[tuple[Sequence[Action], tuple[int, ...]]] = []
+            squares = self.geo.squares
+            for c in range(NUM_TYPES):
+                if hand[c] and COSTS[c] <= cap:
+                    if c == WIND:
+                        segments.append((table.place[c], squares(self.wind_targets(seat))))
+                    else:
+                        if empty < 0:
+                            empty = self.empty_targets()
+                        segments.append((table.place[c], squares(empty)))
+            return LegalActions(segments, (PASS,))
+        if phase == CHOOSE_TARGET:
+            return LegalActions([(table.target, self.geo.squares(self.pending["mask"]))], (DECLINE,))
+        if phase == CHOOSE_MOURN:
+            return LegalActions(self._mourn_segments(self.decider), (DECLINE,))
+        if phase == CHOOSE_HAND:
+            hand = self.hands[self.decider]
+            return LegalActions([], tuple(DESTROY[c] for c in range(NUM_TYPES) if hand[c]))
+        if phase == CHOOSE_FORTUNE:
+            return LegalActions([], tuple(DESTROY[c] for c in sorted(set(self.pending["drawn"]))))
+        if phase == CHOOSE_LINE:
+            return LegalActions([], tuple(self._line_action(kind, i) for kind, i in self.pending["lines"]))
+        if phase == MULLIGAN_PHASE:
+            return LegalActions([], (MULLIGAN, KEEP))
+        return _NO_ACTIONS
+
+    def _line_action(self, kind: str, index: int) -> ChooseLine:
+        return self.table.ranks[index] if kind == "rank" else self.table.files[index]
+
+    def _mourn_segments(self, seat: int) -> list[tuple[Sequence[Action], tuple[int, ...]]]:
+        squares = self.geo.squares(self.empty_targets())
+        hand = self.hands[seat]
+        return [(self.table.place[c], squares) for c in ZERO_COST if hand[c]] if squares else []
+
+    def _illegality(self, action: Action) -> tuple[str, str] | None:
+        phase = self.phase
+        kind = type(action)
+        if phase == MAIN:
+            if kind is Place:
+                assert isinstance(action, Place)
+                return self._placement_problem(action.card, action.square)
+            if kind is Pass:
+                return None  # ZETA-R13: passing is always legal
+            return ("ZETA-R12", f"it is the main action step: place a card (CARD@SQUARE) or pass, not {action}")
+        if phase == CHOOSE_TARGET:
+            if kind is Decline:
+                return None  # ZETA-R30: optional effects may be declined
+            if kind is Target:
+                assert isinstance(action, Target)
+                if self.pending["mask"] >> action.square & 1:
+                    return None
+                return (CARDS[self.pending["source"]].rule,
+                        f"{self.geo.names[action.square]} is not a target of {CARDS[self.pending['source']].id}; "
+                        f"targets: {', '.join(self.geo.names[s] for s in self.geo.squares(self.pending['mask']))}")
+            return ("ZETA-R30", f"{CARDS[self.pending['source']].id} needs target:SQUARE or decline, not {action}")
+        if phase == CHOOSE_MOURN:
+            if kind is Decline:
+                return None
+            if kind is Place:
+                assert isinstance(action, Place)
+                if COSTS[action.card] != 0:
+                    return ("ZETA-R57", f"Mourning the Dead places only a cost-0 card, not {CARDS[action.card].id}")
+                if not self.hands[self.decider][action.card]:
+                    return ("ZETA-R57", f"{CARDS[action.card].id} is not in your hand")
+                if not self.empty_targets() >> action.square & 1:
+                    return ("ZETA-R57", f"{self.geo.names[action.square]} is not an empty, unblocked square")
+                return None
+            return ("ZETA-R57", f"Mourning the Dead needs CARD@SQUARE (a cost-0 card) or decline, not {action}")
+        if phase in (CHOOSE_HAND, CHOOSE_FORTUNE):
+            if kind is DestroyFromHand:
+                assert isinstance(action, DestroyFromHand)
+                if phase == CHOOSE_HAND and self.hands[self.decider][action.card]:
+                    return None
+                if phase == CHOOSE_FORTUNE and action.card in self.pending["drawn"]:
+                    return None
+                rule = "ZETA-R38" if phase == CHOOSE_HAND else "ZETA-R39"
+                where = "your hand" if phase == CHOOSE_HAND else "the two cards Fortune-Telling drew"
+                return (rule, f"{CARDS[action.card].id} is not among {where}")
+            return ("ZETA-R38" if phase == CHOOSE_HAND else "ZETA-R39", f"choose a card to destroy (destroy:CARD), not {action}")
+        if phase == CHOOSE_LINE:
+            if kind is ChooseLine:
+                assert isinstance(action, ChooseLine)
+                if (action.kind, action.index) in self.pending["lines"]:
+                    return None
+                return ("ZETA-R59", f"{action} is not a full line")
+            return ("ZETA-R59", f"Single-Arrow Summoning must choose a full line (rank:N or file:X), not {action}")
+        if phase == MULLIGAN_PHASE:
+            if kind is Mulligan:
+                return None
+            return ("ZETA-R11", f"decide the mulligan first (mulligan or keep), not {action}")
+        return ("ZETA-R24", "the game is over")
+
+    def _placement_problem(self, c: int, s: int) -> tuple[str, str] | None:
+        seat = self.active
+        card = CARDS[c]
+        if not self.hands[seat][c]:
+            return ("ZETA-R2", f"{card.id} is not in your hand")
+        t = self.turn
+        cap = self.cost_cap(seat)
+        if card.cost > cap:
+            if self.only_zero[seat] == t and cap == 0:
+                return ("ZETA-R17", f"Earth Mage: only cost-0 cards may be placed this turn ({card.id} costs {card.cost})")
+            return ("ZETA-R14", f"{card.id} costs {card.cost}, more than the {cap} card(s) on the board")
+        bit = 1 << s
+        if c == WIND:
+            if self.wind_targets(seat) & bit:
+                return None
+            if self.blocked & bit:
+                return ("ZETA-R50", f"{self.geo.names[s]} is blocked by a Light Mage")
+            return ("ZETA-R45", f"a Wind Mage goes only on a square holding your own card "
+                                f"(or where your destroyed card was): not {self.geo.names[s]}")
+        if self.empty_targets() & bit:
+            return None
+        if self.blocked & bit:
+            return ("ZETA-R50", f"{self.geo.names[s]} is blocked by a Light Mage")
+        if (self.occ[0] | self.occ[1]) & bit:
+            return ("ZETA-R15", f"{self.geo.names[s]} is occupied")
+        return ("ZETA-R16", f"gravity: {self.geo.names[s]} has no card or block beneath it")
+
+    # ------------------------------------------------------------------ applying actions
+    def _apply(self, action: Action) -> None:
+        kind = type(action)
+        if kind is Place:
+            assert isinstance(action, Place)
+            seat = self.decider
+            c = action.card
+            self.hands[seat][c] -= 1
+            self.hand_size[seat] -= 1
+            top = self.phase == MAIN  # a Mourning sub-placement is not top level (ZETA-R57)
+            self.phase = MAIN
+            self.pending = {}
+            self._place(seat, c, action.square, top)
+        elif kind is Pass:
+            self._end_turn()  # ZETA-R13
+            return
+        elif kind is Target:
+            assert isinstance(action, Target)
+            source = self.pending["source"]
+            self.phase = MAIN
+            self.pending = {}
+            self._destroy_board(1 << action.square)
+            if source == LIGHT:
+                self.blocked |= 1 << action.square  # ZETA-R50: blocked until the game ends
+        elif kind is Decline:
+            self.phase = MAIN
+            self.pending = {}
+        elif kind is DestroyFromHand:
+            assert isinstance(action, DestroyFromHand)
+            seat = self.decider
+            was = self.phase
+            self.phase = MAIN
+            self.pending = {}
+            self._destroy_hand(seat, [action.card])
+            if was == CHOOSE_HAND:
+                self._draw(seat, 1)  # ZETA-R38: then draw 1
+                if self.result is not None:
+                    return
+        elif kind is ChooseLine:
+            assert isinstance(action, ChooseLine)
+            self.phase = MAIN
+            self.pending = {}
+            self._destroy_line(action.kind, action.index)
+        elif kind is Mulligan:
+            assert isinstance(action, Mulligan)
+            seat = self.mulligan_left.pop(0)
+            if action.take:  # ZETA-R11: shuffle the whole hand into the deck, draw as many
+                n = self.hand_size[seat]
+                self.decks[seat].extend(self.hand_cards(seat))
+                self.hands[seat] = [0] * NUM_TYPES
+                self.hand_size[seat] = 0
+                self.rng.shuffle(self.decks[seat])
+                self._draw(seat, n)
+            if self.mulligan_left:
+                self.decider = self.mulligan_left[0]
+            else:
+                self.phase = MAIN
+                self._start_turn()
+            return
+        self._advance()
+
+    # ------------------------------------------------------------------ turn structure (ZETA-R12)
+    def _start_turn(self) -> None:
+        seat = self.active
+        self.decider = seat
+        self.phase = MAIN
+        if not self.decks[seat]:  # ZETA-R12 step 1 / R23: deck-out at turn start
+            self._finish((1 - seat,), "deck_out", "ZETA-R23",
+                         f"{self.player_label(seat)}'s deck was empty at the start of turn {self.turn}")
+            return
+        if self.turn > 1 or self.rules.first_turn_draw:  # ZETA-R12 step 2, I9
+            self._draw(seat, 1)
+        if self.apprentice[seat] == self.turn and self.hand_size[seat] >= 4:  # ZETA-I35 opponent_turn_start
+            self.negate[seat] = self.turn
+
+    def _end_turn(self) -> None:
+        # ZETA-R12 step 4: turn-bound records simply stop matching the turn number (R34).
+        self.turn += 1
+        self.active = 1 - self.active
+        self._start_turn()
+
+    def _finish(self, winners: tuple[int, ...], reason: str, rule: str, detail: str = "",
+                scores: tuple[float, ...] | None = None) -> None:
+        self.result = Outcome(winners, reason, rule, scores, detail)
+        self.phase = OVER
+        self.frames = []
+        self.pending = {}
+
+    # ------------------------------------------------------------------ zones
+    def _draw(self, seat: int, n: int) -> list[int]:
+        """ZETA-R28: draw n cards one by one; an empty deck skips the draw (R23) or loses (flag)."""
+        deck = self.decks[seat]
+        hand = self.hands[seat]
+        drawn = []
+        for _ in range(n):
+            if not deck:
+                if self.rules.empty_deck_draw == "lose_immediately" and self.result is None:
+                    self._finish((1 - seat,), "empty_deck_draw", "ZETA-R23",
+                                 f"{self.player_label(seat)} had to draw from an empty deck")
+                break
+            c = deck.pop()
+            hand[c] += 1
+            drawn.append(c)
+        self.hand_size[seat] += len(drawn)
+        return drawn
+
+    def _destroy_hand(self, seat: int, cards: list[int], disposal: str = "destroy") -> None:
+        """ZETA-R25: cards leave the hand for the Destroyed pile (or Removed area), revealed."""
+        hand = self.hands[seat]
+        pile = self.destroyed[seat] if disposal == "destroy" else self.removed[seat]
+        for c in cards:
+            hand[c] -= 1
+            pile.append(c)
+        self.hand_size[seat] -= len(cards)
+
+    def _destroy_random(self, seat: int, k: int) -> None:
+        """ZETA-R29: destroy min(k, hand) cards of ``seat``'s hand, every subset equally likely."""
+        k = min(k, self.hand_size[seat])
+        if k:
+            self._destroy_hand(seat, sorted(self.rng.sample(self.hand_cards(seat), k)))
+
+    def _remove(self, s: int) -> int:
+        """Take the card off square s (not a destruction); returns its type."""
+        c = self.card[s]
+        o = self.owner[s]
+        bit = 1 << s
+        self.occ[o] &= ~bit
+        self.tmask[c] &= ~bit
+        self.owner[s] = -1
+        self.card[s] = -1
+        return c
+
+    def _destroy_board(self, mask: int) -> None:
+        """ZETA-R25: destroy the cards on these squares (callers exclude barriers, R26)."""
+        for s in self.geo.squares(mask):
+            o = self.owner[s]
+            c = self._remove(s)
+            self.destroyed[o].append(c)
+            self.destroyed_board[o] += 1
+            bit = 1 << s
+            self.marks[o] |= bit
+            self.marks[1 - o] &= ~bit
+            self.ever[o] |= bit
+
+    def _destroyable(self, mask: int, seat: int, targeted: bool) -> int:
+        """Occupied, non-barrier squares of ``mask`` (opponent's only under targeted_destroy_scope)."""
+        mask &= (self.occ[0] | self.occ[1]) & ~self.tmask[BARRIER]  # ZETA-R26
+        if targeted and self.rules.targeted_destroy_scope == "opponent_only":
+            mask &= self.occ[1 - seat]  # ZETA-I25
+        return mask
+
+    # ------------------------------------------------------------------ placement resolution (ZETA-R18)
+    def _place(self, seat: int, c: int, s: int, top: bool) -> None:
+        bit = 1 << s
+        covered = -1
+        vacancy = 0
+        if c == WIND:
+            if self.occ[seat] & bit:  # step 0, COVER (ZETA-R45(c))
+                covered = self._remove(s)
+                self.set_aside = covered
+            else:
+                vacancy = 1
+        self.owner[s] = seat  # step 1, PUT
+        self.card[s] = c
+        self.occ[seat] |= bit
+        self.tmask[c] |= bit
+        self.marks[0] &= ~bit
+        self.marks[1] &= ~bit
+        self.frames.append([seat, c, s, int(top), 0, covered, vacancy])
+
+    def _advance(self) -> None:
+        """Run the resolution stack until a decision is needed, the game ends, or the turn ends."""
+        frames = self.frames
+        steps = self.steps
+        nsteps = len(steps)
+        while frames:
+            fr = frames[-1]
+            pos = fr[F_POS]
+            if pos == nsteps:
+                frames.pop()
+                continue
+            fr[F_POS] = pos + 1
+            step = steps[pos]
+            if step == LINE:
+                if self._has_line(fr[F_SEAT], fr[F_SQUARE]):  # ZETA-R21: wins before the Fanfare
+                    self._finish((fr[F_SEAT],), "four_in_a_row", "ZETA-R20",
+                                 f"{self.player_label(fr[F_SEAT])} made four in a row with "
+                                 f"{CARDS[fr[F_CARD]].id}@{self.geo.names[fr[F_SQUARE]]}")
+                    return
+            elif step == FANFARE:
+                if CARDS[fr[F_CARD]].fanfare:
+                    self._fanfare(fr)
+                    if self.result is not None or self.phase != MAIN:
+                        return
+            elif step == TRIGGERS:
+                if self.tmask[MAGIC_CIRCLE] | self.tmask[GREAT_CIRCLE] | self.tmask[BURST]:
+                    self._triggers(fr[F_SEAT], fr[F_SQUARE])
+                    if self.result is not None:
+                        return
+            elif step == FULL_NOW or fr[F_TOP]:
+                self._check_full()
+                if self.result is not None:
+                    return
+        self._end_turn()
+
+    def _has_line(self, seat: int, s: int) -> bool:
+        """ZETA-R20: four (or, with overline_wins, more) of the seat's cards in a row."""
+        own = self.occ[seat]
+        if self.rules.overline_wins:
+            for w in self.geo.windows_through[s]:
+                if own & w == w:
+                    return True
+            return False
+        # ZETA-I13 overline_wins=false: a maximal run of exactly four, anywhere on the board.
+        for w, ext in self.geo.window_pairs:
+            if own & w == w and not own & ext:
+                return True
+        return False
+
+    def _check_full(self) -> None:
+        """ZETA-R22: a full board ends the game by count (tie: draw or continue)."""
+        occ0, occ1 = self.occ
+        filled = occ0 | occ1
+        if self.rules.blocked_counts_as_filled:
+            filled |= self.blocked  # ZETA-I18
+        if filled != self.geo.all:
+            return
+        c0, c1 = occ0.bit_count(), occ1.bit_count()
+        scores = (float(c0), float(c1))
+        if c0 != c1:
+            winner = 0 if c0 > c1 else 1
+            self._finish((winner,), "board_full", "ZETA-R22", f"the board is full, {max(c0, c1)} cards to {min(c0, c1)}",
+                         scores)
+        elif self.rules.board_full_tie == "draw":
+            self._finish((), "board_full_tie", "ZETA-R22", f"the board is full with {c0} cards each", scores)
+
+    def _triggers(self, seat: int, s: int) -> None:
+        """ZETA-R19: placement triggers of continuous cards, (a) then (b) then (c)."""
+        geo = self.geo
+        tm = self.tmask
+        if self.rules.circle_reach == "line":  # ZETA-I28
+            orth, diag = geo.rook_line[s], geo.diag_line[s]
+        else:
+            orth, diag = geo.n4[s], geo.d4[s]
+        own = self.occ[seat]
+        circles = (tm[MAGIC_CIRCLE] & own & orth).bit_count()
+        if circles:  # (a) ZETA-R40: one draw per qualifying circle
+            self._draw(seat, circles)
+            if self.result is not None:
+                return
+        greats = (tm[GREAT_CIRCLE] & own & diag).bit_count()
+        for _ in range(greats):  # (b) ZETA-R46: min(3, hand) random cards of B, per circle
+            self._destroy_random(1 - seat, 3)
+        bursts = tm[BURST] & diag
+        if bursts:  # (c) ZETA-R56: all firing bursts at once, barriers survive
+            blast = 0
+            for x in geo.squares(bursts):
+                blast |= (1 << x) | geo.n4[x]
+            self._destroy_board(self._destroyable(blast, seat, targeted=False))
+
+    def _fanfare(self, fr: list[int]) -> None:
+        """ZETA-R32: resolve the placed card's Fanfare (it may open a pending decision)."""
+        seat, c, s = fr[F_SEAT], fr[F_CARD], fr[F_SQUARE]
+        other = 1 - seat
+        t = self.turn
+        rules = self.rules
+        geo = self.geo
+        if self.negate[seat] == t:  # ZETA-R35: the Fanfare has no effect
+            if c == WIND and fr[F_COVERED] >= 0:  # ZETA-R45(e)
+                covered = fr[F_COVERED]
+                self.set_aside = -1
+                if rules.wind_mage_negated == "remove_from_game":
+                    self.removed[seat].append(covered)
+                else:
+                    self.destroyed[seat].append(covered)
+            return
+        if c == MIST:  # ZETA-R37
+            self._draw(seat, 1)
+            if self.result is None:
+                self._draw(other, 1)
+        elif c == DO_OVER:  # ZETA-R38
+            if self.hand_size[seat]:
+                types = [k for k in range(NUM_TYPES) if self.hands[seat][k]]
+                if len(types) == 1:
+                    self._destroy_hand(seat, types)
+                    self._draw(seat, 1)
+                else:
+                    self._ask(CHOOSE_HAND, seat, {"source": c, "square": s})
+            elif rules.do_over_empty_hand == "draw":
+                self._draw(seat, 1)
+        elif c == FORTUNE:  # ZETA-R39
+            drawn = self._draw(seat, 2)
+            if len(drawn) == 2:
+                if drawn[0] == drawn[1]:
+                    self._destroy_hand(seat, [drawn[0]])
+                else:
+                    self._ask(CHOOSE_FORTUNE, seat, {"source": c, "square": s, "drawn": sorted(drawn)})
+            elif len(drawn) == 1 and rules.fortune_short_draw == "destroy":
+                self._destroy_hand(seat, drawn)
+        elif c == BOOST:  # ZETA-R41
+            self._draw(seat, 1)
+        elif c == FIRE:  # ZETA-R42
+            self._offer_target(seat, c, s, geo.vertical[s])
+        elif c == ICE:  # ZETA-R43
+            self._offer_target(seat, c, s, geo.horizontal[s])
+        elif c == APPRENTICE:  # ZETA-R44
+            if rules.apprentice_check_time == "on_resolution":
+                if self.hand_size[other] >= 4:
+                    self.negate[other] = t + 1
+            else:
+                self.apprentice[other] = t + 1
+        elif c == WIND:  # ZETA-R45(d)
+            if fr[F_COVERED] >= 0:
+                self.hands[seat][fr[F_COVERED]] += 1
+                self.hand_size[seat] += 1
+                self.set_aside = -1
+        elif c == HEXER:  # ZETA-R47
+            self.negate[other] = t + 1
+        elif c == POTION:  # ZETA-R48
+            self._draw(seat, 2)
+            if self.result is None:
+                self._destroy_random(other, 2)
+        elif c == BROOM:  # ZETA-R49
+            self.broom[seat] = t + 2
+        elif c == LIGHT:  # ZETA-R50
+            self._offer_target(seat, c, s, geo.d4[s])
+        elif c == ASTROLOGY:  # ZETA-R51
+            self._offer_target(seat, c, s, geo.center)
+        elif c == THUNDER:  # ZETA-R52: fewer own cards, not counting this card
+            mine = self.occ[seat] & ~(1 << s) if self.card[s] == THUNDER and self.owner[s] == seat else self.occ[seat]
+            if mine.bit_count() < self.occ[other].bit_count():
+                self._offer_target(seat, c, s, geo.all)
+        elif c == EARTH:  # ZETA-R53
+            self.only_zero[other] = t + 1
+        elif c == BLAZE:  # ZETA-R55
+            self._offer_target(seat, c, s, geo.n8[s])
+        elif c == MOURNING:  # ZETA-R57
+            count = len(self.destroyed[seat]) if rules.mourning_count_scope == "all" else self.destroyed_board[seat]
+            if count >= 5 and self._mourn_segments(seat):
+                self._ask(CHOOSE_MOURN, seat, {"source": c, "square": s})
+        elif c == DARK:  # ZETA-R58
+            self._destroy_board(self._destroyable(geo.n4[s], seat, targeted=False))
+        elif c == ARROW:  # ZETA-R59
+            lines = self._full_lines()
+            if len(lines) == 1:
+                self._destroy_line(*lines[0])
+            elif lines:
+                self._ask(CHOOSE_LINE, seat, {"source": c, "square": s, "lines": lines})
+        elif c == ULTIMATE:  # ZETA-R60
+            for p in (seat, other):
+                self._destroy_hand(p, self.hand_cards(p), rules.ultimate_zero_disposal)
+
+    def _ask(self, phase: int, seat: int, pending: dict[str, Any]) -> None:
+        self.phase = phase
+        self.decider = seat
+        self.pending = pending
+
+    def _offer_target(self, seat: int, c: int, s: int, mask: int) -> None:
+        """An optional single-target destroy (ZETA-R30): a decision if any target exists."""
+        mask = self._destroyable(mask, seat, targeted=True)
+        if mask:
+            self._ask(CHOOSE_TARGET, seat, {"source": c, "square": s, "mask": mask})
+
+    def _full_lines(self) -> list[tuple[str, int]]:
+        """ZETA-R59: ranks and files completely filled with cards (blocked squares per flag)."""
+        filled = self.occ[0] | self.occ[1]
+        if self.rules.single_arrow_blocked_filled:
+            filled |= self.blocked
+        geo = self.geo
+        out = [("rank", r) for r, m in enumerate(geo.ranks) if filled & m == m]
+        out += [("file", f) for f, m in enumerate(geo.files) if filled & m == m]
+        return out
+
+    def _destroy_line(self, kind: str, index: int) -> None:
+        mask = self.geo.ranks[index] if kind == "rank" else self.geo.files[index]
+        self._destroy_board(self._destroyable(mask, 0, targeted=False))
+
+    # ------------------------------------------------------------------ views and JSON
+    def zones(self) -> dict[str, list[str]]:
+        """Every card by zone; tokens are ``SEAT:card_id``."""
+        out: dict[str, list[str]] = {}
+        for seat in (0, 1):
+            out[f"deck:{seat}"] = [f"{seat}:{CARDS[c].id}" for c in self.decks[seat]]
+            out[f"hand:{seat}"] = [f"{seat}:{CARDS[c].id}" for c in self.hand_cards(seat)]
+            out[f"destroyed:{seat}"] = [f"{seat}:{CARDS[c].id}" for c in self.destroyed[seat]]
+            out[f"removed:{seat}"] = [f"{seat}:{CARDS[c].id}" for c in self.removed[seat]]
+        out["board"] = [f"{self.owner[s]}:{CARDS[self.card[s]].id}" for s in range(self.geo.size) if self.card[s] >= 0]
+        # The set-aside card belongs to the placer of the frame that covered it (ZETA-R2, R45).
+        out["set_aside"] = [f"{self._set_aside_owner()}:{CARDS[self.set_aside].id}"] if self.set_aside >= 0 else []
+        return out
+
+    def _set_aside_owner(self) -> int:
+        for fr in self.frames:
+            if fr[F_COVERED] >= 0:
+                return fr[F_SEAT]
+        return self.active
+
+    def expected_cards(self) -> Counter[str]:
+        """Both decklists, as ``SEAT:card_id`` tokens."""
+        out: Counter[str] = Counter()
+        for seat in (0, 1):
+            out.update(f"{seat}:{CARDS[c].id}" for c in self.decklists[seat])
+        return out
+
+    def _public(self) -> dict[str, Any]:
+        geo = self.geo
+        names = geo.names
+        board = {names[s]: {"card": CARDS[self.card[s]].id, "owner": self.owner[s]}
+                 for s in range(geo.size) if self.card[s] >= 0}
+        markers = {names[s]: seat for seat in (0, 1) for s in geo.squares(self.marks[seat])}
+        return {
+            "turn": self.turn,
+            "first_player": self.first,
+            "active": self.active,
+            "phase": PHASE_NAMES[self.phase],
+            "board": board,
+            "blocked": [names[s] for s in geo.squares(self.blocked)],
+            "markers": dict(sorted(markers.items())),
+            "ever_destroyed": [[names[s] for s in geo.squares(self.ever[p])] for p in (0, 1)],
+            "hand_sizes": list(self.hand_size),
+            "deck_sizes": [len(self.decks[0]), len(self.decks[1])],
+            "destroyed": [[CARDS[c].id for c in self.destroyed[p]] for p in (0, 1)],
+            "destroyed_from_board": list(self.destroyed_board),
+            "removed": [[CARDS[c].id for c in self.removed[p]] for p in (0, 1)],
+            "set_aside": CARDS[self.set_aside].id if self.set_aside >= 0 else None,
+            "effects": {
+                "negate_fanfares": list(self.negate),
+                "only_cost_zero": list(self.only_zero),
+                "broom": list(self.broom),
+                "apprentice_check": list(self.apprentice),
+            },
+            "resolution": [
+                {"seat": f[F_SEAT], "card": CARDS[f[F_CARD]].id, "square": names[f[F_SQUARE]], "top_level": bool(f[F_TOP]),
+                 "step": f[F_POS], "covered": CARDS[f[F_COVERED]].id if f[F_COVERED] >= 0 else None,
+                 "vacancy": bool(f[F_VACANCY])}
+                for f in self.frames
+            ],
+            "mulligan_left": list(self.mulligan_left),
+            "decklists": [[CARDS[c].id for c in self.decklists[p]] for p in (0, 1)],
+            "outcome": self.result.to_json() if self.result is not None else None,
+        }
+
+    def _pending_json(self, reveal: bool) -> dict[str, Any] | None:
+        p = self.pending
+        if not p:
+            return None
+        out: dict[str, Any] = {"source": CARDS[p["source"]].id, "square": self.geo.names[p["square"]]}
+        if "mask" in p:
+            out["targets"] = [self.geo.names[s] for s in self.geo.squares(p["mask"])]
+        if "lines" in p:
+            out["lines"] = [str(self._line_action(k, i)) for k, i in p["lines"]]
+        if "drawn" in p:
+            out["drawn"] = [CARDS[c].id for c in p["drawn"]] if reveal else None
+        return out
+
+    def view(self, player: int | None) -> dict[str, Any]:
+        """What ``player`` may know (ZETA-R3): everything but the other hand and deck order."""
+        out = {"game": "zeta", "viewer": player, "current_player": self.current_player}
+        out.update(self._public())
+        out["pending"] = self._pending_json(reveal=player is not None and player == self.decider)
+        out["hands"] = [
+            [CARDS[c].id for c in self.hand_cards(p)] if player == p else None for p in (0, 1)
+        ]
+        out["setup"] = self.setup
+        return out
+
+    def _position_json(self) -> dict[str, Any]:
+        out = self._public()
+        out["decider"] = self.decider
+        out["pending"] = self._pending_json(reveal=True)
+        out["hands"] = [[CARDS[c].id for c in self.hand_cards(p)] for p in (0, 1)]
+        out["decks"] = [[CARDS[c].id for c in self.decks[p]] for p in (0, 1)]
+        return out
+
+    def clone(self) -> ZetaState:
+        """An independent copy (RNG included)."""
+        new = object.__new__(ZetaState)
+        new.__dict__.update(self.__dict__)
+        new.rng = random.Random()
+        new.rng.setstate(self.rng.getstate())
+        new.history = list(self.history)
+        new.owner = list(self.owner)
+        new.card = list(self.card)
+        new.occ = list(self.occ)
+        new.tmask = list(self.tmask)
+        new.marks = list(self.marks)
+        new.ever = list(self.ever)
+        new.hands = [list(self.hands[0]), list(self.hands[1])]
+        new.hand_size = list(self.hand_size)
+        new.decks = [list(self.decks[0]), list(self.decks[1])]
+        new.destroyed = [list(self.destroyed[0]), list(self.destroyed[1])]
+        new.destroyed_board = list(self.destroyed_board)
+        new.removed = [list(self.removed[0]), list(self.removed[1])]
+        new.negate = list(self.negate)
+        new.only_zero = list(self.only_zero)
+        new.broom = list(self.broom)
+        new.apprentice = list(self.apprentice)
+        new.frames = [list(f) for f in self.frames]
+        new.pending = dict(self.pending)
+        new.mulligan_left = list(self.mulligan_left)
+        return new
+
+
+def square_label(geo: Geometry, s: int) -> str:
+    """The notation of a square index (``a1`` .. ``f6``)."""
+    return f"{FILES[s % geo.width]}{s // geo.width + 1}"

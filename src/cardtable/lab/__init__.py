@@ -1,0 +1,1 @@
+"""The lab: measuring agents and games (arena, benchmarks)."""

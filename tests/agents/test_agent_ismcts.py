@@ -1,0 +1,73 @@
+"""ISMCTS on Tally: it finds the obvious win, beats random, explains itself, handles more players."""
+
+from __future__ import annotations
+
+import random
+
+from toy_game import TallyGame, TallyState
+
+import cardtable
+from cardtable.agents import ISMCTSAgent, SearchConfig, decide, make_agent
+from cardtable.lab.arena import ArenaConfig, run_arena
+
+
+def _position(hands: list[list[int]], pile: list[int], deck: list[int], to_move: int = 0) -> TallyState:
+    game = cardtable.load_game("tally")
+    assert isinstance(game, TallyGame)
+    return TallyState(game, 1, {"players": len(hands)}, random.Random(1), hands, deck, pile, to_move)
+
+
+def test_finds_the_obvious_win_and_explains_it() -> None:
+    """Tally 11 of 15, holding a 4: play it and win; explain() ranks it first with a win rate of 1."""
+    state = _position([[1, 4, 6], [2, 3, 5]], [6, 5], [1, 2, 3, 4, 6, 6, 1, 2, 3, 4, 5, 5])
+    agent = make_agent("ismcts:iterations=200", state.game)
+    assert str(decide(agent, state, random.Random(0))) == "play 4"
+    hints = agent.explain(top=3)
+    assert [h.action for h in hints][0] == "play 4"
+    assert hints[0].win_rate == 1.0 and hints[0].visits > hints[1].visits
+    assert len(hints) == 3 and all(0.0 <= (h.win_rate or 0.0) <= 1.0 for h in hints)
+    assert sum(h.visits for h in agent.explain(top=10)) == 200
+    assert hints[0].to_json() == {"action": "play 4", "visits": hints[0].visits, "win_rate": 1.0, "score": 1.0}
+
+
+def test_avoids_handing_the_opponent_a_win() -> None:
+    """At 3 of 15 holding 6, 1 and 2: playing 6 leaves 6 for the opponent (many 6s unseen), so avoid it."""
+    state = _position([[6, 1, 2], [5, 5, 5]], [3], [1, 1, 2, 2, 3, 3, 4, 4, 4, 5, 6, 6, 6])
+    agent = make_agent("ismcts:iterations=400", state.game)
+    assert str(decide(agent, state, random.Random(3))) != "play 6"
+
+
+def test_beats_random_seat_swapped() -> None:
+    """Over 40 seat-swapped Tally games, ISMCTS scores well above half against random."""
+    result = run_arena(ArenaConfig("tally", "ismcts:iterations=150", "random", games=40, seed=11))
+    assert result.score_a().value >= 0.65
+    assert result.score_a().low > 0.5
+
+
+def test_time_budget_and_search_stats() -> None:
+    """A seconds budget stops the search in time; stats report the iterations it managed."""
+    state = _position([[1, 2, 3], [4, 5, 6]], [], [1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6])
+    game = state.game
+    agent = ISMCTSAgent(game, SearchConfig(iterations=None, seconds=0.05))
+    decide(agent, state, random.Random(0))
+    stats = agent.last_stats
+    assert stats.iterations > 10 and 0.04 < stats.seconds < 0.5 and stats.iterations_per_second > 0
+
+
+def test_single_legal_action_needs_no_search() -> None:
+    """With one legal action the agent plays it at once and keeps no explanation."""
+    state = _position([[2, 2, 2], [4, 5, 6]], [1], [1, 1, 3, 3, 3, 4, 4, 5, 5, 6, 6])
+    agent = make_agent("ismcts:hard", state.game)
+    assert str(decide(agent, state, random.Random(0))) == "play 2"
+    assert agent.explain() == [] and agent.last_stats.iterations == 0  # type: ignore[attr-defined]
+
+
+def test_three_players_each_seat_maximises_its_own_return() -> None:
+    """In three-player Tally, the tree backs up each seat's own return: the next seat takes its exact win."""
+    # seat 1 to move at 9 of 15 holding a 6: it must win, even though that makes seats 0 and 2 lose
+    state = _position([[1, 1, 1], [6, 2, 3], [4, 4, 4]], [5, 4], [2, 2, 3, 3, 5, 5, 6, 6], to_move=1)
+    agent = make_agent("ismcts:iterations=300", state.game)
+    assert str(decide(agent, state, random.Random(1))) == "play 6"
+    # and it runs whole three-player games against random without trouble
+    result = run_arena(ArenaConfig("tally", "ismcts:iterations=60", "random", games=6, seed=2, setup={"players": 3}))
+    assert result.players == 3 and result.games == 6

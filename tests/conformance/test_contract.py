@@ -1,0 +1,149 @@
+"""The shared conformance suite: every registered game, under each of its conformance cases.
+
+Later games join by registering; nothing here names a game.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections import Counter
+from typing import Any
+
+import pytest
+
+import cardtable
+from cardtable.core import IllegalAction, InvalidAction, State, game_class, game_names, record_of, replay
+
+SEEDS = (1, 2, 3)
+
+
+def _cases() -> list[Any]:
+    out = []
+    for name in game_names():
+        for i, (flags, setup) in enumerate(game_class(name).conformance_cases()):
+            out.append(pytest.param(name, flags, setup, id=f"{name}-{i}"))
+    return out
+
+
+CASES = _cases()
+
+
+def _new(name: str, flags: dict[str, Any], setup: dict[str, Any], seed: int) -> State:
+    return cardtable.load_game(name, **flags).new_game(seed=seed, **setup)
+
+
+def _check_conservation(state: State) -> None:
+    seen: Counter[str] = Counter()
+    for cards in state.zones().values():
+        seen.update(cards)
+    assert seen == state.expected_cards(), "card conservation: every card in exactly one zone"
+
+
+def _check_views(state: State, rng: random.Random) -> None:
+    game = state.game
+    for p in [None, *range(state.num_players)]:
+        view = state.view(p)
+        assert json.loads(json.dumps(view)) == view, "view must be JSON-safe"
+        assert view["viewer"] == p
+        assert view["current_player"] == state.current_player
+        if p is None or state.is_over:
+            continue
+        sampled = game.sample_state(view, random.Random(rng.random()))
+        # The view hides what it must: a state resampled from the hidden cards looks the same to p.
+        assert sampled.view(p) == view, f"sample_state(view({p})) does not reproduce the view"
+        _check_conservation(sampled)
+        if p == state.current_player:
+            assert [str(a) for a in sampled.legal_actions()] == [str(a) for a in state.legal_actions()]
+
+
+def _play(name: str, flags: dict[str, Any], setup: dict[str, Any], seed: int, full_every: int = 7) -> State:
+    state = _new(name, flags, setup, seed)
+    rng = random.Random(seed * 7919)
+    game = state.game
+    foreign: list[Any] = []  # actions legal somewhere else, to probe illegality
+    steps = 0
+    while not state.is_over:
+        actions = list(state.legal_actions())
+        assert actions, "legal actions are non-empty until the game ends"
+        assert state.current_player is not None
+        assert [str(a) for a in state.legal_actions()] == [str(a) for a in actions], "deterministic order"
+        texts = [str(a) for a in actions]
+        assert len(set(texts)) == len(texts), "no duplicate actions"
+        for a in actions:
+            assert game.parse_action(str(a)) == a, "canonical strings round-trip"
+        if steps % full_every == 0:
+            for a in actions:
+                assert state.is_legal(a) and state.is_legal(str(a))
+            _check_conservation(state)
+            _check_views(state, rng)
+            before = json.dumps(state.to_json(), sort_keys=True)
+            for probe in foreign[-20:]:
+                if str(probe) not in texts:
+                    assert not state.is_legal(probe)
+                    with pytest.raises(IllegalAction):
+                        state.apply(probe)
+            with pytest.raises(InvalidAction):
+                state.apply("definitely not an action")
+            assert json.dumps(state.to_json(), sort_keys=True) == before, "rejected input leaves the state unchanged"
+            # clone independence
+            twin = state.clone()
+            twin.apply(actions[0])
+            assert json.dumps(state.to_json(), sort_keys=True) == before
+            # JSON round trip continues identically
+            restored = game.from_json(json.loads(before))
+            assert json.dumps(restored.to_json(), sort_keys=True) == before
+            choice = rng.randrange(len(actions))
+            restored.apply(texts[choice])
+            state.apply(actions[choice])
+            assert json.dumps(restored.to_json(), sort_keys=True) == json.dumps(state.to_json(), sort_keys=True)
+        else:
+            choice = rng.randrange(len(actions))
+            state.apply(actions[choice])
+        foreign.extend(actions[:3])
+        steps += 1
+        assert steps <= game.termination_bound, "the game terminates within its stated bound"
+    assert state.current_player is None
+    assert list(state.legal_actions()) == []
+    out = state.outcome()
+    assert out is not None
+    assert len(state.returns()) == state.num_players
+    _check_conservation(state)
+    _check_views(state, rng)
+    return state
+
+
+@pytest.mark.parametrize(("name", "flags", "setup"), CASES)
+@pytest.mark.parametrize("seed", SEEDS)
+def test_random_games_meet_the_contract(name: str, flags: dict[str, Any], setup: dict[str, Any], seed: int) -> None:
+    final = _play(name, flags, setup, seed)
+    # replay equality: the record replays to the same final state
+    again = replay(record_of(final))
+    assert json.dumps(again.to_json(), sort_keys=True) == json.dumps(final.to_json(), sort_keys=True)
+    # determinism from the seed
+    assert _play(name, flags, setup, seed).history == final.history
+
+
+@pytest.mark.parametrize(("name", "flags", "setup"), CASES)
+def test_finished_game_rejects_every_action(name: str, flags: dict[str, Any], setup: dict[str, Any]) -> None:
+    state = _new(name, flags, setup, 11)
+    first = list(state.legal_actions())[0]
+    cardtable.core.play_random(state, random.Random(5))
+    with pytest.raises(IllegalAction):
+        state.apply(first)
+
+
+@pytest.mark.parametrize("name", game_names())
+def test_unknown_flags_and_values_name_the_choices(name: str) -> None:
+    with pytest.raises(ValueError, match="valid flags"):
+        cardtable.load_game(name, no_such_flag=True)
+    specs = game_class(name).Rules.flag_specs()
+    for spec in specs:
+        bad: Any = "not-a-valid-value" if spec.kind is not str else 12345
+        with pytest.raises(ValueError, match="must be one of"):
+            cardtable.load_game(name, **{spec.name: bad})
+
+
+def test_unknown_game_names_the_choices() -> None:
+    with pytest.raises(ValueError, match="choose one of"):
+        cardtable.load_game("chess")
