@@ -24,7 +24,7 @@ from .base import Agent, Candidate, View
 from .heuristics import Heuristic
 from .simple import pick_best
 
-RolloutPolicy = Literal["random", "heuristic"]
+Policy = Literal["random", "heuristic"]
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -37,8 +37,19 @@ class SearchConfig:
     """Wall-clock seconds per decision (None: limited by ``iterations`` only)."""
     exploration: float = 0.7
     """UCT exploration constant ``c`` in ``mean + c * sqrt(ln(available) / visits)``, rewards in [0, 1]."""
-    rollout: RolloutPolicy = "random"
+    rollout: Policy = "random"
     """The rollout policy: uniformly random, or the game's heuristic."""
+    expansion: Policy = "random"
+    """Which untried action a node tries next: a random one, or the heuristic's favourite.
+
+    With ``heuristic``, nodes also widen progressively: a node visited ``n`` times considers at most
+    ``widening_base * n ** widening`` of its actions (Chaslot et al. 2008, progressive unpruning),
+    so the search spends its budget on the moves the heuristic likes, yet reaches every move in time.
+    """
+    widening: float = 0.5
+    """Progressive-widening exponent (with heuristic expansion)."""
+    widening_base: float = 2.0
+    """Progressive-widening base (with heuristic expansion)."""
     rollout_epsilon: float = 0.1
     """With the heuristic rollout policy, the probability of a random action instead of the best one."""
     max_rollout_actions: int | None = None
@@ -55,6 +66,11 @@ class SearchConfig:
             raise ValueError(f"the exploration constant must not be negative, got {self.exploration}")
         if self.rollout not in ("random", "heuristic"):
             raise ValueError(f"rollout must be random or heuristic, got {self.rollout!r}")
+        if self.expansion not in ("random", "heuristic"):
+            raise ValueError(f"expansion must be random or heuristic, got {self.expansion!r}")
+        if not 0.0 <= self.widening <= 1.0 or self.widening_base < 1.0:
+            raise ValueError(f"widening must be in [0, 1] with a base of at least 1, got {self.widening}, "
+                             f"{self.widening_base}")
         if not 0.0 <= self.rollout_epsilon <= 1.0:
             raise ValueError(f"rollout epsilon must be between 0 and 1, got {self.rollout_epsilon}")
         if self.max_rollout_actions is not None and self.max_rollout_actions < 0:
@@ -97,8 +113,8 @@ class ISMCTSAgent(Agent):
                  heuristic: Heuristic | None = None, spec: str = "ismcts") -> None:
         self.game = game
         self.config = config or SearchConfig()
-        if self.config.rollout == "heuristic" and heuristic is None:
-            raise ValueError(f"heuristic rollouts need a heuristic for {game.name}")
+        if "heuristic" in (self.config.rollout, self.config.expansion) and heuristic is None:
+            raise ValueError(f"heuristic rollouts and expansion need a heuristic for {game.name}")
         self.heuristic = heuristic
         self.spec = spec
         self._root: _Node | None = None
@@ -158,9 +174,11 @@ class ISMCTSAgent(Agent):
 
     def _iterate(self, root: _Node, det: State, rng: random.Random, root_legal: set[Action]) -> int:
         """One iteration on one determinisation: select, expand, roll out, back up. Returns the depth."""
-        c = self.config.exploration
+        cfg = self.config
+        c = cfg.exploration
         log = math.log
         sqrt = math.sqrt
+        guide = self.heuristic if cfg.expansion == "heuristic" else None
         node = root
         path = [root]
         while True:
@@ -172,18 +190,29 @@ class ISMCTSAgent(Agent):
                 # the determinisation must offer the real choices; ignore anything else
                 legal = [a for a in legal if a in root_legal] or list(legal)
             children = node.children
-            untried = [a for a in legal if a not in children]
-            if untried:
-                action = untried[rng.randrange(len(untried))] if len(untried) > 1 else untried[0]
-                child = _Node(action, player)
-                children[action] = child
-                det.apply(action)
+            if guide is None:
+                untried = [a for a in legal if a not in children]
+                expand: Action | None = None
+                if untried:
+                    expand = untried[rng.randrange(len(untried))] if len(untried) > 1 else untried[0]
+                available = None
+            else:
+                available = [children[a] for a in legal if a in children]
+                expand = None
+                allowed = cfg.widening_base * (node.visits + 1) ** cfg.widening
+                if len(available) < len(legal) and len(available) < allowed:
+                    scores = guide(det.view(player), [str(a) for a in legal])
+                    fresh = [i for i, a in enumerate(legal) if a not in children]
+                    expand = legal[fresh[pick_best([scores[i] for i in fresh], rng)]]
+            if expand is not None:
+                child = _Node(expand, player)
+                children[expand] = child
+                det.apply(expand)
                 path.append(child)
                 break
             best: _Node | None = None
             best_value = -math.inf
-            for action in legal:
-                child = children[action]
+            for child in available if available is not None else (children[a] for a in legal):
                 child.available += 1
                 value = child.total / child.visits + c * sqrt(log(child.available) / child.visits)
                 if value > best_value:

@@ -34,7 +34,7 @@ DIFFICULTIES: dict[str, str] = {
 SPEC_HELP: dict[str, str] = {
     "random": "uniformly random legal actions",
     "heuristic[:epsilon=E]": "the game's casual-player strategy (random action with probability E)",
-    "ismcts[:LEVEL|iterations=N|seconds=S|c=C|rollout=random|heuristic|epsilon=E|depth=D, ...]":
+    "ismcts[:LEVEL|iterations=N|seconds=S|c=C|rollout=random|heuristic|expand=random|heuristic|widen=W|epsilon=E|depth=D, ...]":
         "information-set MCTS; LEVEL is easy, normal (default) or hard",
     "easy / normal / hard": "difficulty levels: " + ", ".join(f"{k} = {v}" for k, v in DIFFICULTIES.items()),
 }
@@ -92,7 +92,7 @@ def parse_spec(text: str) -> AgentSpec:
             raise AgentSpecError(text, f"option {key!r} given twice")
         options[key] = value.strip()
     allowed = {"random": set(), "heuristic": {"epsilon"},
-               "ismcts": {"iterations", "iters", "seconds", "c", "rollout", "epsilon", "depth"}}[name]
+               "ismcts": {"iterations", "iters", "seconds", "c", "rollout", "expand", "widen", "epsilon", "depth"}}[name]
     for key in options:
         if key not in allowed:
             valid = ", ".join(sorted(allowed)) or "none"
@@ -124,6 +124,10 @@ def search_config(spec: AgentSpec) -> SearchConfig:
         changes["exploration"] = _number(spec, "c", float)
     if "rollout" in opts:
         changes["rollout"] = opts["rollout"].lower()
+    if "expand" in opts:
+        changes["expansion"] = opts["expand"].lower()
+    if "widen" in opts:
+        changes["widening"] = _number(spec, "widen", float)
     if "epsilon" in opts:
         changes["rollout_epsilon"] = _number(spec, "epsilon", float)
     if "depth" in opts:
@@ -147,7 +151,7 @@ def make_agent(spec: str, game: Game[Any]) -> Agent:
             raise AgentSpecError(spec, str(exc)) from None
     cfg = search_config(parsed)
     heuristic = None
-    if cfg.rollout == "heuristic":
+    if "heuristic" in (cfg.rollout, cfg.expansion):
         try:
             heuristic = heuristic_for(game.name)
         except ValueError as exc:

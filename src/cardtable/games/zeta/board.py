@@ -79,7 +79,7 @@ class Geometry:
         self.directions = ((1, 0), (0, 1), (1, 1), (1, -1))
 
         # Bit-position tables: squares of a mask by 12-bit chunks.
-        self._chunks = [tuple(tuple(base + i for i in range(12) if m >> i & 1) for m in range(4096))
+        self.chunks = self._chunks = [tuple(tuple(base + i for i in range(12) if m >> i & 1) for m in range(4096))
                         for base in range(0, max(n, 1), 12)]
 
     def squares(self, mask: int) -> tuple[int, ...]:

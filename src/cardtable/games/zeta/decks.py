@@ -6,6 +6,7 @@ import difflib
 import random
 import tomllib
 from dataclasses import dataclass, field
+from functools import cache
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -125,6 +126,11 @@ def preset(name: str) -> Deck:
     """One of the project's preset decks (the seed defines none; see docs/games/zeta.md)."""
     if name not in PRESET_NAMES:
         raise DeckError(f"unknown preset deck {name!r}; presets: {', '.join(PRESET_NAMES)}")
+    return _preset(name)
+
+
+@cache
+def _preset(name: str) -> Deck:
     text = resources.files("cardtable.games.zeta").joinpath("presets", f"{name}.toml").read_text(encoding="utf-8")
     return deck_from_mapping(tomllib.loads(text), source=name)
 

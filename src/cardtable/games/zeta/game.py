@@ -10,7 +10,7 @@ from typing import Any, ClassVar
 from cardtable.core import Action, Game, InvalidPosition, Outcome
 from cardtable.core import jsonpos as jp
 
-from .actions import action_table
+from .actions import ChooseLine, action_table
 from .board import geometry
 from .cards import CARD_BY_ID
 from .decks import Deck, DeckError, deck_from_mapping, preset, random_deck, validate_deck
@@ -43,6 +43,8 @@ class ZetaGame(Game[ZetaRules]):
         self.geometry = geometry(rules.board_width, rules.board_height)
         self.table = action_table(rules.board_width, rules.board_height)
         self.steps = step_sequence(rules)
+        self._setup_cache: dict[tuple[str, ...], dict[str, Any]] = {}
+        self._decklist_cache: dict[int, tuple[Any, list[int]]] = {}
 
     # ------------------------------------------------------------------ setup
     def normalize_setup(self, setup: Mapping[str, Any]) -> dict[str, Any]:
@@ -51,6 +53,15 @@ class ZetaGame(Game[ZetaRules]):
         if extra:
             raise ValueError(f"unknown Zeta setup option(s) {', '.join(sorted(extra))}; Zeta takes: decks")
         specs = setup.get("decks", DEFAULT_DECKS)
+        if isinstance(specs, (list, tuple)) and all(type(x) is str for x in specs):
+            key = tuple(specs)
+            cached = self._setup_cache.get(key)
+            if cached is None:
+                cached = self._setup_cache[key] = self._normalize_decks(specs)
+            return cached
+        return self._normalize_decks(specs)
+
+    def _normalize_decks(self, specs: Any) -> dict[str, Any]:
         if isinstance(specs, (str, Deck)) or not isinstance(specs, (list, tuple)) or len(specs) != 2:
             raise ValueError("decks must be a pair: one deck per seat (preset name, 'random', or a deck)")
         out: list[Any] = []
@@ -80,10 +91,14 @@ class ZetaGame(Game[ZetaRules]):
         lists = []
         for spec in setup["decks"]:
             if spec == "random":
-                deck = random_deck(rng, deck_size=self.rules.deck_size)
-            else:
-                deck = deck_from_mapping(dict(spec))
-            lists.append(deck.card_indexes())
+                lists.append(random_deck(rng, deck_size=self.rules.deck_size).card_indexes())
+                continue
+            hit = self._decklist_cache.get(id(spec))
+            if hit is None or hit[0] is not spec:
+                if len(self._decklist_cache) > 64:
+                    self._decklist_cache.clear()
+                hit = self._decklist_cache[id(spec)] = (spec, deck_from_mapping(dict(spec)).card_indexes())
+            lists.append(list(hit[1]))
         return lists
 
     def _new_state(self, seed: int, setup: dict[str, Any], rng: random.Random) -> ZetaState:
@@ -159,6 +174,7 @@ class ZetaGame(Game[ZetaRules]):
             for c in card_list(hand, f"{path}.hands[{p}]"):
                 state.hands[p][c] += 1
                 state.hand_size[p] += 1
+                state.held[p] |= 1 << c
         state.decks = [card_list(v, f"{path}.decks[{i}]") for i, v in enumerate(pair("decks"))]
         state.destroyed = [card_list(v, f"{path}.destroyed[{i}]") for i, v in enumerate(pair("destroyed"))]
         state.removed = [card_list(v, f"{path}.removed[{i}]") for i, v in enumerate(pair("removed"))]
@@ -224,7 +240,7 @@ class ZetaGame(Game[ZetaRules]):
             lines = []
             for i, text in enumerate(jp.array(jp.get(p, "lines", path), f"{path}.lines")):
                 act = self.table.by_text.get(jp.string(text, f"{path}.lines[{i}]"))
-                if act is None or not hasattr(act, "kind"):
+                if not isinstance(act, ChooseLine):
                     raise InvalidPosition(f"{path}.lines[{i}]", "expected rank:N or file:X")
                 lines.append((act.kind, act.index))
             if not lines:

@@ -14,6 +14,7 @@ from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, Any, overload
 
 from cardtable.core import Action, Outcome, State
+from cardtable.core.rng import shuffle
 
 from .actions import (
     DECLINE,
@@ -78,6 +79,10 @@ STEP_NAMES = ("line", "fanfare", "triggers", "full", "full_now")
 F_SEAT, F_CARD, F_SQUARE, F_TOP, F_POS, F_COVERED, F_VACANCY = range(7)
 
 ZERO_COST = tuple(c.index for c in CARDS if c.cost == 0)
+# AFFORD[cap]: bitmask of card types whose cost is at most cap (cap is clamped to the top cost).
+MAX_COST = max(COSTS)
+AFFORD = tuple(sum(1 << c.index for c in CARDS if c.cost <= cap) for cap in range(MAX_COST + 1))
+FANFARE_MASK = sum(1 << c.index for c in CARDS if c.fanfare)
 
 
 def step_sequence(rules: ZetaRules) -> tuple[int, ...]:
@@ -96,14 +101,20 @@ def step_sequence(rules: ZetaRules) -> tuple[int, ...]:
 
 
 class LegalActions(Sequence[Action]):
-    """The legal actions of a position, built lazily: ``len`` and indexing allocate nothing."""
+    """The legal actions of a position, built lazily: ``len`` and indexing allocate nothing.
 
-    __slots__ = ("_segments", "_tail", "_len")
+    ``rows[k][square]`` is the action of segment k on a square; ``masks[k]`` its squares.
+    """
 
-    def __init__(self, segments: list[tuple[Sequence[Action], tuple[int, ...]]], tail: tuple[Action, ...]) -> None:
-        self._segments = segments
+    __slots__ = ("_rows", "_masks", "_tail", "_len", "_chunks")
+
+    def __init__(self, chunks: Sequence[Sequence[tuple[int, ...]]], rows: list[Sequence[Action]], masks: list[int],
+                 tail: tuple[Action, ...], length: int = -1) -> None:
+        self._chunks = chunks
+        self._rows = rows
+        self._masks = masks
         self._tail = tail
-        self._len = sum(len(sq) for _, sq in segments) + len(tail)
+        self._len = length if length >= 0 else sum(m.bit_count() for m in masks) + len(tail)
 
     def __len__(self) -> int:
         return self._len
@@ -121,16 +132,30 @@ class LegalActions(Sequence[Action]):
             index += self._len
         if not 0 <= index < self._len:
             raise IndexError("legal action index out of range")
-        for row, squares in self._segments:
-            if index < len(squares):
-                return row[squares[index]]
-            index -= len(squares)
+        masks = self._masks
+        for k in range(len(masks)):
+            mask = masks[k]
+            n = mask.bit_count()
+            if index < n:
+                for chunk in self._chunks:  # select the index-th set bit, 12 bits at a time
+                    part = mask & 4095
+                    m = part.bit_count()
+                    if index < m:
+                        return self._rows[k][chunk[part][index]]
+                    index -= m
+                    mask >>= 12
+            index -= n
         return self._tail[index]
 
     def __iter__(self) -> Iterator[Action]:
-        for row, squares in self._segments:
-            for s in squares:
-                yield row[s]
+        for row, mask in zip(self._rows, self._masks, strict=True):
+            base = 0
+            while mask:
+                part = mask & 4095
+                for s in self._chunks[base // 12][part]:
+                    yield row[s]
+                mask >>= 12
+                base += 12
         yield from self._tail
 
     def __eq__(self, other: object) -> bool:
@@ -144,7 +169,8 @@ class LegalActions(Sequence[Action]):
         return f"LegalActions({[str(a) for a in self]})"
 
 
-_NO_ACTIONS = LegalActions([], ())
+_NO_ACTIONS = LegalActions((), [], [], ())
+_PASS_ONLY = LegalActions((), [], [], (PASS,))
 
 
 class ZetaState(State):
@@ -181,6 +207,7 @@ class ZetaState(State):
         self.ever = [0, 0]    # squares where a card of this seat was ever destroyed (wind_mage_vacant=ever)
         self.hands = [[0] * NUM_TYPES, [0] * NUM_TYPES]
         self.hand_size = [0, 0]
+        self.held = [0, 0]    # bitmask of card types with at least one copy in hand
         self.decks: list[list[int]] = [[], []]
         self.destroyed: list[list[int]] = [[], []]
         self.destroyed_board = [0, 0]
@@ -201,7 +228,7 @@ class ZetaState(State):
         rules = self.rules
         for seat in (0, 1):
             deck = list(self.decklists[seat])
-            rng.shuffle(deck)  # ZETA-R7
+            shuffle(deck, rng)  # ZETA-R7
             self.decks[seat] = deck
         self.first = rng.randrange(2) if rules.first_player == "random" else 0  # ZETA-R8
         self.active = self.first
@@ -307,42 +334,59 @@ class ZetaState(State):
         table = self.table
         if phase == MAIN:
             seat = self.active
-            cap = self.cost_cap(seat)
-            hand = self.hands[seat]
-            empty = -1
-            segments: list[tuple[Sequence[Action], tuple[int, ...]]] = []
-            squares = self.geo.squares
-            for c in range(NUM_TYPES):
-                if hand[c] and COSTS[c] <= cap:
-                    if c == WIND:
-                        segments.append((table.place[c], squares(self.wind_targets(seat))))
-                    else:
-                        if empty < 0:
-                            empty = self.empty_targets()
-                        segments.append((table.place[c], squares(empty)))
-            return LegalActions(segments, (PASS,))
+            t = self.turn
+            occ = self.occ
+            filled = occ[0] | occ[1]
+            if self.only_zero[seat] == t or self.broom[seat] == t:
+                cap = self.cost_cap(seat)
+            else:
+                cap = filled.bit_count()
+            avail = self.held[seat] & AFFORD[cap if cap < MAX_COST else MAX_COST]
+            if not avail:
+                return _PASS_ONLY
+            geo = self.geo
+            blocked = self.blocked
+            empty = geo.all & ~(filled | blocked)
+            if self.rules.gravity:
+                empty &= (((filled | blocked) << geo.width) & geo.all) | geo.bottom
+            place = table.place
+            rows: list[Sequence[Action]] = []
+            masks: list[int] = []
+            total = 1
+            while avail:
+                low = avail & -avail
+                avail ^= low
+                c = low.bit_length() - 1
+                mask = self.wind_targets(seat) if c == WIND else empty
+                rows.append(place[c])
+                masks.append(mask)
+                total += mask.bit_count()
+            return LegalActions(geo.chunks, rows, masks, (PASS,), total)
+        chunks = self.geo.chunks
         if phase == CHOOSE_TARGET:
-            return LegalActions([(table.target, self.geo.squares(self.pending["mask"]))], (DECLINE,))
+            return LegalActions(chunks, [table.target], [self.pending["mask"]], (DECLINE,))
         if phase == CHOOSE_MOURN:
-            return LegalActions(self._mourn_segments(self.decider), (DECLINE,))
+            empty = self.empty_targets()
+            hand = self.hands[self.decider]
+            zero = [c for c in ZERO_COST if hand[c]] if empty else []
+            return LegalActions(chunks, [table.place[c] for c in zero], [empty] * len(zero), (DECLINE,))
         if phase == CHOOSE_HAND:
             hand = self.hands[self.decider]
-            return LegalActions([], tuple(DESTROY[c] for c in range(NUM_TYPES) if hand[c]))
+            return LegalActions(chunks, [], [], tuple(DESTROY[c] for c in range(NUM_TYPES) if hand[c]))
         if phase == CHOOSE_FORTUNE:
-            return LegalActions([], tuple(DESTROY[c] for c in sorted(set(self.pending["drawn"]))))
+            return LegalActions(chunks, [], [], tuple(DESTROY[c] for c in sorted(set(self.pending["drawn"]))))
         if phase == CHOOSE_LINE:
-            return LegalActions([], tuple(self._line_action(kind, i) for kind, i in self.pending["lines"]))
+            return LegalActions(chunks, [], [], tuple(self._line_action(kind, i) for kind, i in self.pending["lines"]))
         if phase == MULLIGAN_PHASE:
-            return LegalActions([], (MULLIGAN, KEEP))
+            return LegalActions(chunks, [], [], (MULLIGAN, KEEP))
         return _NO_ACTIONS
 
     def _line_action(self, kind: str, index: int) -> ChooseLine:
         return self.table.ranks[index] if kind == "rank" else self.table.files[index]
 
-    def _mourn_segments(self, seat: int) -> list[tuple[Sequence[Action], tuple[int, ...]]]:
-        squares = self.geo.squares(self.empty_targets())
+    def _can_mourn(self, seat: int) -> bool:
         hand = self.hands[seat]
-        return [(self.table.place[c], squares) for c in ZERO_COST if hand[c]] if squares else []
+        return bool(self.empty_targets()) and any(hand[c] for c in ZERO_COST)
 
     def _illegality(self, action: Action) -> tuple[str, str] | None:
         phase = self.phase
@@ -430,13 +474,85 @@ class ZetaState(State):
         return ("ZETA-R16", f"gravity: {self.geo.names[s]} has no card or block beneath it")
 
     # ------------------------------------------------------------------ applying actions
+    fast_path = True
+    """Class switch: tests turn it off to prove the fast path and the general path agree."""
+
+    def apply(self, action: Action | str, player: int | None = None) -> Action:
+        """Apply an action or its string (see ``State.apply``); plain placements take a checked fast path."""
+        kind = type(action)
+        if kind is Place and self.phase == MAIN and player is None and self.result is None and self.fast_path:
+            assert isinstance(action, Place)
+            seat = self.active
+            c = action.card
+            hand = self.hands[seat]
+            if hand[c] and c != WIND and not self.rules.gravity:
+                t = self.turn
+                occ = self.occ
+                filled = occ[0] | occ[1]
+                if self.only_zero[seat] == t or self.broom[seat] == t:
+                    cap = self.cost_cap(seat)
+                else:
+                    cap = filled.bit_count()
+                s = action.square
+                bit = 1 << s
+                if COSTS[c] <= cap and not (filled | self.blocked) & bit:  # ZETA-R14, R15
+                    hand[c] -= 1
+                    if not hand[c]:
+                        self.held[seat] &= ~(1 << c)
+                    self.hand_size[seat] -= 1
+                    self.history.append(action.text)
+                    tm = self.tmask
+                    if FANFARE_MASK >> c & 1 or tm[MAGIC_CIRCLE] | tm[GREAT_CIRCLE] | tm[BURST]:
+                        self._place(seat, c, s, True)
+                        self._advance()
+                        return action
+                    # No Fanfare and no trigger sources: R18 reduces to PUT, LINE, FULL.
+                    self.owner[s] = seat
+                    self.card[s] = c
+                    occ[seat] |= bit
+                    tm[c] |= bit
+                    self.marks[0] &= ~bit
+                    self.marks[1] &= ~bit
+                    if self._has_line(seat, s):
+                        self._win(seat, c, s)
+                        return action
+                    if filled | bit | self.blocked == self.geo.all:
+                        self._check_full()
+                    if self.result is None:
+                        # ZETA-R12: end of turn; the next turn's deck-out check and draw, inlined
+                        nxt = 1 - seat
+                        deck = self.decks[nxt]
+                        if not deck or self.apprentice[nxt] == t + 1:
+                            self._end_turn()
+                            return action
+                        self.turn = t + 1
+                        self.active = self.decider = seat = nxt
+                        d = deck.pop()
+                        hand = self.hands[seat]
+                        hand[d] += 1
+                        self.held[seat] |= 1 << d
+                        self.hand_size[seat] += 1
+                    return action
+        elif kind is Pass and self.phase == MAIN and player is None and self.result is None and self.fast_path:
+            self.history.append("pass")
+            self._end_turn()  # ZETA-R13
+            return action  # type: ignore[return-value]
+        return State.apply(self, action, player)
+
+    def _win(self, seat: int, c: int, s: int) -> None:
+        self._finish((seat,), "four_in_a_row", "ZETA-R20",
+                     f"{self.player_label(seat)} made four in a row with {CARDS[c].id}@{self.geo.names[s]}")
+
     def _apply(self, action: Action) -> None:
         kind = type(action)
         if kind is Place:
             assert isinstance(action, Place)
             seat = self.decider
             c = action.card
-            self.hands[seat][c] -= 1
+            hand = self.hands[seat]
+            hand[c] -= 1
+            if not hand[c]:
+                self.held[seat] &= ~(1 << c)
             self.hand_size[seat] -= 1
             top = self.phase == MAIN  # a Mourning sub-placement is not top level (ZETA-R57)
             self.phase = MAIN
@@ -452,7 +568,10 @@ class ZetaState(State):
             self.pending = {}
             self._destroy_board(1 << action.square)
             if source == LIGHT:
-                self.blocked |= 1 << action.square  # ZETA-R50: blocked until the game ends
+                bit = 1 << action.square
+                self.blocked |= bit  # ZETA-R50: blocked until the game ends; no longer an empty square
+                self.marks[0] &= ~bit
+                self.marks[1] &= ~bit
         elif kind is Decline:
             self.phase = MAIN
             self.pending = {}
@@ -480,6 +599,7 @@ class ZetaState(State):
                 self.decks[seat].extend(self.hand_cards(seat))
                 self.hands[seat] = [0] * NUM_TYPES
                 self.hand_size[seat] = 0
+                self.held[seat] = 0
                 self.rng.shuffle(self.decks[seat])
                 self._draw(seat, n)
             if self.mulligan_left:
@@ -523,6 +643,7 @@ class ZetaState(State):
         deck = self.decks[seat]
         hand = self.hands[seat]
         drawn = []
+        held = self.held[seat]
         for _ in range(n):
             if not deck:
                 if self.rules.empty_deck_draw == "lose_immediately" and self.result is None:
@@ -531,7 +652,9 @@ class ZetaState(State):
                 break
             c = deck.pop()
             hand[c] += 1
+            held |= 1 << c
             drawn.append(c)
+        self.held[seat] = held
         self.hand_size[seat] += len(drawn)
         return drawn
 
@@ -541,6 +664,8 @@ class ZetaState(State):
         pile = self.destroyed[seat] if disposal == "destroy" else self.removed[seat]
         for c in cards:
             hand[c] -= 1
+            if not hand[c]:
+                self.held[seat] &= ~(1 << c)
             pile.append(c)
         self.hand_size[seat] -= len(cards)
 
@@ -614,9 +739,7 @@ class ZetaState(State):
             step = steps[pos]
             if step == LINE:
                 if self._has_line(fr[F_SEAT], fr[F_SQUARE]):  # ZETA-R21: wins before the Fanfare
-                    self._finish((fr[F_SEAT],), "four_in_a_row", "ZETA-R20",
-                                 f"{self.player_label(fr[F_SEAT])} made four in a row with "
-                                 f"{CARDS[fr[F_CARD]].id}@{self.geo.names[fr[F_SQUARE]]}")
+                    self._win(fr[F_SEAT], fr[F_CARD], fr[F_SQUARE])
                     return
             elif step == FANFARE:
                 if CARDS[fr[F_CARD]].fanfare:
@@ -743,6 +866,7 @@ class ZetaState(State):
         elif c == WIND:  # ZETA-R45(d)
             if fr[F_COVERED] >= 0:
                 self.hands[seat][fr[F_COVERED]] += 1
+                self.held[seat] |= 1 << fr[F_COVERED]
                 self.hand_size[seat] += 1
                 self.set_aside = -1
         elif c == HEXER:  # ZETA-R47
@@ -767,7 +891,7 @@ class ZetaState(State):
             self._offer_target(seat, c, s, geo.n8[s])
         elif c == MOURNING:  # ZETA-R57
             count = len(self.destroyed[seat]) if rules.mourning_count_scope == "all" else self.destroyed_board[seat]
-            if count >= 5 and self._mourn_segments(seat):
+            if count >= 5 and self._can_mourn(seat):
                 self._ask(CHOOSE_MOURN, seat, {"source": c, "square": s})
         elif c == DARK:  # ZETA-R58
             self._destroy_board(self._destroyable(geo.n4[s], seat, targeted=False))
@@ -886,7 +1010,7 @@ class ZetaState(State):
 
     def view(self, player: int | None) -> dict[str, Any]:
         """What ``player`` may know (ZETA-R3): everything but the other hand and deck order."""
-        out = {"game": "zeta", "viewer": player, "current_player": self.current_player}
+        out: dict[str, Any] = {"game": "zeta", "viewer": player, "current_player": self.current_player}
         out.update(self._public())
         out["pending"] = self._pending_json(reveal=player is not None and player == self.decider)
         out["hands"] = [
@@ -918,6 +1042,7 @@ class ZetaState(State):
         new.ever = list(self.ever)
         new.hands = [list(self.hands[0]), list(self.hands[1])]
         new.hand_size = list(self.hand_size)
+        new.held = list(self.held)
         new.decks = [list(self.decks[0]), list(self.decks[1])]
         new.destroyed = [list(self.destroyed[0]), list(self.destroyed[1])]
         new.destroyed_board = list(self.destroyed_board)
