@@ -2,4 +2,6 @@
 
 BUILTIN_GAMES: dict[str, str] = {
     "zeta": "cardtable.games.zeta:ZetaGame",
+    "oscilloscope": "cardtable.games.oscilloscope:OscilloscopeGame",
+    "utahime": "cardtable.games.utahime:UtahimeGame",
 }

@@ -174,7 +174,8 @@ class OscilloscopeState(State):
         self.scores: list[list[int]] = [[0] * 8 for _ in range(self.players)]
         self.kept: list[int] = [0] * self.players
         """Trigger cards each player kept as score cards (OSC-R30, OSC-R57; for ``trigger_score_counts``)."""
-        self.assigned: list[int] = [0, 1] if self.solo else [EMPTY] * self.players
+        self.assigned: list[int] = [EMPTY] * self.players
+        """Each player's train (OSC-R6); unused in solo, where the player refills both (OSC-R52)."""
         self.start_player = 0
         self.turn = 0
         self.phase = Phase.OVER
@@ -612,6 +613,10 @@ class OscilloscopeState(State):
                 step = self._post_begin()
             else:
                 step = self._set_end()
+
+    def start_play(self) -> None:
+        """Begin the first set once setup choices are made (trains assigned, filters chosen)."""
+        self._run(_SET_BEGIN)
 
     def _wait(self, phase: Phase, player: int) -> int:
         self.phase = phase
@@ -1219,7 +1224,7 @@ class OscilloscopeState(State):
             "discard": [TOKENS[k] for k in self.discard],
             "score_piles": [counts_to_tokens(s) for s in self.scores],
             "kept_triggers": list(self.kept),
-            "assigned_trains": [None if a == EMPTY else TRAIN_LETTERS[a] for a in self.assigned],
+            "assigned_trains": [[TRAIN_LETTERS[c] for c in self.trains_of(p)] for p in range(self.players)],
             "counters": {"sets": self.sets, "stall": self.stall, "counted_noise": self.counted_noise},
             "flags": {"captured_this_set": self.captured_this_set, "captured_last_set": self.captured_last_set,
                       "any_trigger_placed": self.any_trigger_placed, "pulse_deck_mixed": self.pulse_mixed},

@@ -1,0 +1,1302 @@
+"""The Utahime state machine: phases, legal actions, apply, outcome and views.
+
+Sections in the project's order: constants and the static kit, the state's data, queries (numbers,
+modifiers), legal actions, illegality, apply (turn flow, attack, effects), outcome, views and
+conservation. Rule ids in comments mark where each rule is enforced.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+from enum import IntEnum
+from itertools import combinations
+from typing import TYPE_CHECKING, Any
+
+from cardtable.core.game import Action, Outcome, State
+
+from .actions import (
+    Attack,
+    Block,
+    ChooseNothing,
+    Choose,
+    Cosmic,
+    Draw,
+    EndWindow,
+    Flip,
+    HeartNext,
+    Joker,
+    NameSuit,
+    NoBlock,
+    NoCosmic,
+    NoReact,
+    Pass,
+    Pick,
+    React,
+    SetCard,
+    Stall,
+    Take,
+    TakeNothing,
+    UseHero,
+    UseOption,
+    Wish,
+)
+from .cards import (
+    ACE,
+    CARDS_PER_SEAT,
+    CLUBS,
+    DIAMONDS,
+    HEARTS,
+    IS_COSMIC,
+    NAME,
+    OWNER,
+    RANK,
+    SORT_KEY,
+    SPADES,
+    SUIT,
+    SUIT_LETTERS,
+    SUITS,
+    absolute,
+    deck_cards,
+    parse_card,
+    resolve,
+    token,
+)
+from .options import CardDef, OptionSet, Step
+
+if TYPE_CHECKING:
+    from .game import UtahimeGame
+    from .rules import UtahimeRules
+
+
+class Phase(IntEnum):
+    """Who decides what, now (UTA-R10's steps as pending decisions)."""
+
+    WISH = 0  # a player picks the wished card (UTA-R3)
+    MAIN = 1  # attacker: free actions and the main action (steps 2-3)
+    BLOCK = 2  # defender: block or not (UTA-R18-R20)
+    REACT = 3  # defender: ♣A/♦A reaction or not (UTA-R22 step 1)
+    TARGET = 4  # attacker: the card of the defender's hand (UTA-R24/R25/R28/R48)
+    DRAW = 5  # a drawer: how many to draw (optional_draws)
+    HEART_PICK = 6  # ♥NEXT user: which revealed card to take (UTA-R51)
+    BLOCKER_WINDOW = 7  # defender: ♥NEXT after a block (heart_next_after_block)
+    POST = 8  # attacker: post-attack window (step 5)
+    END = 9  # attacker: cosmic card at the end step (step 6)
+    EFFECT = 10  # user of an option/hero card: a choice inside its effect
+    OVER = 11
+
+
+PHASE_NAMES = tuple(p.name.lower() for p in Phase)
+
+# modifier kinds (UTA-R8); values are half-points, or a suit for BAN
+BAN, BLOCK_BONUS, BONUS_810, ATTACK_BONUS = 0, 1, 2, 3
+EFFECT_KINDS = ("ban", "block_bonus", "bonus_8_10", "attack_bonus")
+
+# discard entries: card | UP | SELF
+UP = 128
+SELF = 256
+CARD_MASK = 127
+
+# success kinds (UTA-R22's table)
+DRAW_EFFECT, REMOVE_EFFECT, DNEXT_EFFECT = 1, 2, 3
+DRAWS_THEN_FINISH, DRAWS_THEN_END = 0, 1
+
+_TOKENS: dict[str, tuple[int, bool] | None] = {}
+_ATTACK_VARIANTS: dict[tuple[str, int, int], tuple[Attack, ...]] = {}
+
+
+def _parse_token(text: str) -> tuple[int, bool] | None:
+    """Cached ``parse_card``."""
+    try:
+        return _TOKENS[text]
+    except KeyError:
+        parsed = parse_card(text) if isinstance(text, str) else None
+        if len(_TOKENS) < 4096:
+            _TOKENS[text] = parsed
+        return parsed
+
+
+def _attack_variants(tok: str, suit: int, rank: int) -> tuple[Attack, ...]:
+    """UTA-R15: every declaration of an attack with this card (cached per card)."""
+    key = (tok, suit, rank)
+    found = _ATTACK_VARIANTS.get(key)
+    if found is not None:
+        return found
+    two_four = 2 <= rank <= 4
+    bases = [SUIT_LETTERS[s] for s in SUITS] if two_four else [""]
+    out = [Attack(tok, False, b) for b in bases]
+    if suit == CLUBS:  # UTA-R49: ♣NEXT designates a suit; on a 2-4 two different suits (UTA-R50)
+        if two_four:
+            out += [Attack(tok, True, SUIT_LETTERS[x] + SUIT_LETTERS[y]) for x, y in combinations(SUITS, 2)]
+        else:
+            out += [Attack(tok, True, SUIT_LETTERS[s]) for s in SUITS]
+    elif suit == DIAMONDS:  # UTA-R48: ♦NEXT with any diamond
+        out += [Attack(tok, True, b) for b in bases]
+    result = tuple(out)
+    _ATTACK_VARIANTS[key] = result
+    return result
+
+
+@dataclass(frozen=True)
+class Kit:
+    """What a game's setup fixes: option and hero cards of each seat, their costs, the cosmic pool."""
+
+    option_set: OptionSet
+    loadouts: tuple[tuple[CardDef, ...], tuple[CardDef, ...]]
+    heroes: tuple[CardDef | None, CardDef | None]
+    cosmic: tuple[int, ...]  # cosmic indices (52..57) each seat has
+
+    @property
+    def costs(self) -> tuple[int, int]:
+        """Total option cost of each seat (UTA-R6, UTA-R58)."""
+        return (sum(c.cost for c in self.loadouts[0]), sum(c.cost for c in self.loadouts[1]))
+
+    @property
+    def counts(self) -> tuple[int, int]:
+        """Number of option cards of each seat (UTA-R6)."""
+        return (len(self.loadouts[0]), len(self.loadouts[1]))
+
+
+class UtahimeState(State):
+    """A Utahime position plus its rules, RNG, seed, setup and history."""
+
+    def __init__(self, game: UtahimeGame, seed: int, setup: dict[str, Any], rng: random.Random, kit: Kit) -> None:
+        self.game = game
+        self.rules: UtahimeRules = game.rules
+        self.seed = seed
+        self.setup = setup
+        self.rng = rng
+        self.history = []
+        self.kit = kit
+        r = self.rules
+        self.phase = Phase.WISH
+        self.turn = 0
+        self.first = 0
+        self.attacker = 0
+        self.decks: list[list[int]] = [list(reversed(deck_cards(0))), list(reversed(deck_cards(1)))]  # top = last
+        self.hands: list[list[int]] = [[], []]
+        self.set_turn: list[dict[int, int]] = [{}, {}]
+        self.discards: list[list[int]] = [[], []]
+        self.energy = [r.starting_energy, r.starting_energy]
+        self.joker_up = [True, True]
+        self.pools: list[list[int]] = [[p * CARDS_PER_SEAT + i for i in kit.cosmic] for p in (0, 1)]
+        self.wished = [-1, -1]
+        self.opt_up: list[list[bool]] = [[True] * len(kit.loadouts[0]), [True] * len(kit.loadouts[1])]
+        self.hero_left = [kit.heroes[p].uses if kit.heroes[p] is not None else 0 for p in (0, 1)]
+        self.unlock_turn = [0, 0]  # any_set_unlocks: turn of the first set (0: none)
+        self.hn_game = [False, False]
+        self.effects: list[tuple[int, int, int, int]] = []  # (turn, kind, player, value)
+        # turn scope
+        self.rescue = False
+        self.free_used = False
+        self.cosmic_taken = False
+        self.stalled = False
+        self.hn_turn = [False, False]
+        self.prev_dead = False
+        self.look = -1  # seat that currently sees the other seat's hand (UTA-R59)
+        # the attack being resolved
+        self.atk = -1
+        self.atk_next = False
+        self.atk_bans = ""
+        self.blk = -1
+        self.reacted = -1
+        self.success = False
+        self.success_kind = 0
+        # pending decisions
+        self.draw_queue: list[list[int]] = []  # [player, cards allowed]
+        self.draw_then = DRAWS_THEN_FINISH
+        self.revealed: list[int] = []
+        self.hn_user = -1
+        self.hn_resume = Phase.POST
+        self.eff: list[int] | None = None  # [user, source (0 option, 1 hero), slot, step, resume phase]
+        self.result: tuple[str, str, str] | None = None
+
+    # -- copying --------------------------------------------------------------------------------
+    def clone(self) -> UtahimeState:
+        """An independent copy (RNG included)."""
+        new = object.__new__(UtahimeState)
+        new.__dict__.update(self.__dict__)
+        rng = random.Random()
+        rng.setstate(self.rng.getstate())
+        new.rng = rng
+        new.history = list(self.history)
+        new.decks = [list(self.decks[0]), list(self.decks[1])]
+        new.hands = [list(self.hands[0]), list(self.hands[1])]
+        new.set_turn = [dict(self.set_turn[0]), dict(self.set_turn[1])]
+        new.discards = [list(self.discards[0]), list(self.discards[1])]
+        new.energy = list(self.energy)
+        new.joker_up = list(self.joker_up)
+        new.pools = [list(self.pools[0]), list(self.pools[1])]
+        new.wished = list(self.wished)
+        new.opt_up = [list(self.opt_up[0]), list(self.opt_up[1])]
+        new.hero_left = list(self.hero_left)
+        new.unlock_turn = list(self.unlock_turn)
+        new.hn_game = list(self.hn_game)
+        new.effects = list(self.effects)
+        new.hn_turn = list(self.hn_turn)
+        new.draw_queue = [list(q) for q in self.draw_queue]
+        new.revealed = list(self.revealed)
+        new.eff = list(self.eff) if self.eff is not None else None
+        return new
+
+    # -- the contract's queries -------------------------------------------------------------------
+    @property
+    def num_players(self) -> int:
+        """Utahime is a duel (UTA-R1)."""
+        return 2
+
+    @property
+    def current_player(self) -> int | None:
+        """The seat that decides next (pending decisions included), None once over."""
+        phase = self.phase
+        if phase == Phase.MAIN or phase == Phase.POST or phase == Phase.TARGET or phase == Phase.END:
+            return self.attacker
+        if phase == Phase.BLOCK or phase == Phase.REACT or phase == Phase.BLOCKER_WINDOW:
+            return 1 - self.attacker
+        if phase == Phase.DRAW:
+            return self.draw_queue[0][0]
+        if phase == Phase.HEART_PICK:
+            return self.hn_user
+        if phase == Phase.EFFECT:
+            assert self.eff is not None
+            return self.eff[0]
+        if phase == Phase.WISH:
+            return 0 if self.wished[0] < 0 else 1
+        return None
+
+    @property
+    def defender(self) -> int:
+        """The seat defending this turn."""
+        return 1 - self.attacker
+
+    def score(self, seat: int) -> int:
+        """UTA-R58: face-up cards in the seat's own discard (only self-played ones under the I34 variant)."""
+        if self.rules.score_only_self_played:
+            need = UP | SELF
+            return sum(1 for e in self.discards[seat] if e & need == need)
+        return sum(1 for e in self.discards[seat] if e & UP)
+
+    # -- numbers and modifiers (UTA-R7, UTA-R8, UTA-R13) ---------------------------------------------
+    def _value2(self, card: int) -> int:
+        """Twice the printed number (UTA-R7), so that +1.5 stays exact (UTA-R8)."""
+        rank = RANK[card]
+        return 2 * (self.rules.ace_value if rank == ACE else rank)
+
+    def _banned(self, seat: int) -> int:
+        """Bitmask of suits the seat may not attack with this turn (UTA-R33, UTA-R49(a))."""
+        mask = 0
+        turn = self.turn
+        for t, kind, player, value in self.effects:
+            if t == turn and kind == BAN and player == seat:
+                mask |= 1 << value
+        return mask
+
+    def attack_number2(self) -> int:
+        """Twice the effective number of the attack card (UTA-R8: ♣NEXT's +1.5)."""
+        total = self._value2(self.atk)
+        turn, a = self.turn, self.attacker
+        for t, kind, player, value in self.effects:
+            if t == turn and kind == ATTACK_BONUS and player == a:
+                total += value
+        return total
+
+    def block_number2(self, card: int) -> int:
+        """Twice the effective number of a defender's card (UTA-R34, R35, R48(c) modifiers)."""
+        total = self._value2(card)
+        turn, d = self.turn, 1 - self.attacker
+        is_810 = 8 <= RANK[card] <= 10
+        for t, kind, player, value in self.effects:
+            if t == turn and player == d:
+                if kind == BLOCK_BONUS or (kind == BONUS_810 and is_810):
+                    total += value
+        return total
+
+    def _next_turn_of(self, seat: int) -> int:
+        """The number of the next turn in which ``seat`` attacks (UTA-R13)."""
+        return self.turn + 1 if self.attacker != seat else self.turn + 2
+
+    def _room(self, seat: int) -> int:
+        """How many cards the hand may still take (UTA-R53)."""
+        return self.rules.hand_limit - len(self.hands[seat])
+
+    # -- legality helpers shared by legal_actions and _illegality ------------------------------------
+    def _hand_card(self, seat: int, tok: str) -> int:
+        """The card of ``seat``'s hand named by ``tok``, or -1."""
+        parsed = _parse_token(tok)
+        if parsed is None:
+            return -1
+        card = resolve(parsed[0], parsed[1], seat)
+        return card if card in self.hands[seat] else -1
+
+    def _discard_index(self, seat: int, tok: str, face_up: bool) -> int:
+        """Index in ``seat``'s discard of the card named by ``tok`` with that face, or -1."""
+        parsed = _parse_token(tok)
+        if parsed is None:
+            return -1
+        card = resolve(parsed[0], parsed[1], seat)
+        for i, entry in enumerate(self.discards[seat]):
+            if entry & CARD_MASK == card:
+                return i if bool(entry & UP) == face_up else -1
+        return -1
+
+    def _picture_playable(self, seat: int, card: int) -> bool:
+        """UTA-R36 / R14(c) / R20(c): a J/Q/K was set in an earlier turn (flags I45, I46)."""
+        rules = self.rules
+        if rules.jqk_unlock_mode == "per_card":
+            set_at = self.set_turn[seat].get(card)
+            if set_at is None:
+                return False
+        else:
+            set_at = self.unlock_turn[seat]
+            if not set_at:
+                return False
+        return set_at < self.turn or rules.jqk_same_turn_play
+
+    def _attack_card_problem(self, card: int) -> tuple[str, str] | None:
+        """UTA-R14: why ``card`` (in the attacker's hand) is not a legal attack, or None."""
+        a = self.attacker
+        if self.rescue:
+            return ("UTA-R55", "an empty-handed player with a face-up joker must use the joker")
+        if self._banned(a) >> SUIT[card] & 1:
+            return ("UTA-R33", f"{SUIT_LETTERS[SUIT[card]]} is a forbidden suit for P{a + 1} this turn")
+        rank = RANK[card]
+        if rank >= 11 and not self._picture_playable(a, card):
+            return ("UTA-R36", f"{NAME[card]} must be set face down in an earlier turn before it is played")
+        if (rank == ACE or rank >= 11) and self.energy[a] < self.rules.premium_attack_cost:
+            return ("UTA-R42", f"attacking with {NAME[card]} costs {self.rules.premium_attack_cost} energy; "
+                               f"P{a + 1} has {self.energy[a]}")
+        return None
+
+    def _declaration_problem(self, card: int, nxt: bool, bans: str) -> tuple[str, str] | None:
+        """UTA-R15, R48-R50: why the declared NEXT and designations do not fit the card, or None."""
+        suit, rank = SUIT[card], RANK[card]
+        if nxt and suit not in (CLUBS, DIAMONDS):
+            return ("UTA-R15", "NEXT may be declared only with a club (♣NEXT) or a diamond (♦NEXT); there is no ♠NEXT")
+        need = (1 if 2 <= rank <= 4 else 0) + (1 if nxt and suit == CLUBS else 0)
+        if len(bans) != need or len(set(bans)) != len(bans) or any(ch not in SUIT_LETTERS for ch in bans):
+            if need == 2 and len(bans) == 2 and bans[0] == bans[1]:
+                return ("UTA-R50", "♣NEXT on a 2-4 designates two different suits")
+            what = {0: "no suit", 1: "exactly one suit", 2: "two different suits"}[need]
+            return ("UTA-R15", f"this attack designates {what}")
+        if bans != "".join(ch for ch in SUIT_LETTERS if ch in bans):
+            return ("UTA-R15", "write the designated suits in the order H S C D")
+        return None
+
+    def _has_main_action(self) -> bool:
+        """UTA-R12/R56: does the attacker have any main action (attack, pass, joker, set-as-action)?"""
+        a = self.attacker
+        if self.joker_up[a]:
+            return True
+        if self.rescue:
+            return False
+        if any(e & UP for e in self.discards[a]):
+            return True
+        if self.rules.jqk_set_costs_action and any(RANK[c] >= 11 and c not in self.set_turn[a] for c in self.hands[a]):
+            return True
+        return any(self._attack_card_problem(c) is None for c in self.hands[a])
+
+    def _block_problem(self, card: int) -> tuple[str, str] | None:
+        """UTA-R18-R20: why the defender's ``card`` cannot block the attack, or None."""
+        a_suit = SUIT[self.atk]
+        suit = SUIT[card]
+        if a_suit == HEARTS and suit != CLUBS:
+            return ("UTA-R18", "only a club may block a heart attack")
+        if a_suit == SPADES and suit != DIAMONDS:
+            return ("UTA-R18", "only a diamond may block a spade attack")
+        d = 1 - self.attacker
+        if RANK[card] >= 11 and self.rules.jqk_set_required_for_block and not self._picture_playable(d, card):
+            return ("UTA-R20", f"{NAME[card]} must be set face down in an earlier turn before it blocks")
+        need, have = self.attack_number2(), self.block_number2(card)
+        if have < need:
+            return ("UTA-R19", f"{NAME[card]} counts {_half(have)}, less than the attack's {_half(need)}")
+        return None
+
+    def _is_unblockable(self) -> bool:
+        """UTA-R17: ♥A, ♠A and every ♦NEXT attack cannot be blocked."""
+        card = self.atk
+        if RANK[card] == ACE and SUIT[card] in (HEARTS, SPADES):
+            return True
+        return self.atk_next and SUIT[card] == DIAMONDS
+
+    def _heart_next_cards(self, seat: int) -> list[int]:
+        """UTA-R51: the heart cards ``seat`` may use for ♥NEXT now (I67, I68 and I28 flags)."""
+        rules = self.rules
+        if not self.decks[seat] or self.hn_turn[seat] or (rules.heart_next_limit == "per_game" and self.hn_game[seat]):
+            return []
+        if rules.ban_applies_to_heart_next and seat == self.attacker and self._banned(seat) >> HEARTS & 1:
+            return []
+        if rules.heart_next_source == "hand":
+            return sorted((c for c in self.hands[seat] if SUIT[c] == HEARTS), key=SORT_KEY.__getitem__)
+        played = self.atk if seat == self.attacker else self.blk
+        if played < 0 or SUIT[played] != HEARTS or self._room(seat) <= 0:  # UTA-I-CT4
+            return []
+        if (played | UP) not in self.discards[seat] and (played | UP | SELF) not in self.discards[seat]:
+            return []
+        return [played]
+
+    def _option_slots(self, seat: int, own_turn: bool) -> list[int]:
+        """Slots of face-up option cards whose timing allows use now (UTA-R46)."""
+        out = []
+        seen: set[str] = set()
+        for slot, card in enumerate(self.kit.loadouts[seat]):
+            if self.opt_up[seat][slot] and card.name not in seen and (own_turn or card.timing == "any_time"):
+                seen.add(card.name)
+                out.append(slot)
+        return out
+
+    def _hero_usable(self, seat: int, own_turn: bool) -> bool:
+        """UTA-R47: the hero has uses left and its timing allows use now."""
+        hero = self.kit.heroes[seat]
+        return hero is not None and self.hero_left[seat] > 0 and (own_turn or hero.timing == "any_time")
+
+    def _react_card(self) -> int:
+        """The Ace the defender would react with (♣A against draws, ♦A against discards), or -1."""
+        want = CLUBS if self.success_kind == DRAW_EFFECT else DIAMONDS
+        for c in self.hands[1 - self.attacker]:
+            if RANK[c] == ACE and SUIT[c] == want:
+                return c
+        return -1
+
+    def _draw_allowed(self, seat: int, requested: int) -> int:
+        """How many of ``requested`` cards the seat can draw (UTA-R53, UTA-R54)."""
+        return max(0, min(requested, self._room(seat), len(self.decks[seat])))
+
+    # -- legal actions ----------------------------------------------------------------------------
+    def legal_actions(self) -> Sequence[Action]:
+        """Every legal action now, in a deterministic order; empty once over."""
+        phase = self.phase
+        if phase == Phase.MAIN:
+            return self._main_actions()
+        if phase == Phase.BLOCK:
+            return self._block_actions()
+        if phase == Phase.POST:
+            return self._post_actions()
+        if phase == Phase.END:
+            a = self.attacker
+            return [Cosmic(NAME[c]) for c in self.pools[a]] + [NoCosmic()]
+        if phase == Phase.REACT:
+            d = 1 - self.attacker
+            out: list[Action] = [React()] if self._react_card() >= 0 else []
+            out.append(NoReact())
+            out.extend(self._defender_free_actions(d))
+            return out
+        if phase == Phase.TARGET:
+            return self._target_actions()
+        if phase == Phase.DRAW:
+            seat, requested = self.draw_queue[0]
+            return [Draw(n) for n in range(self._draw_allowed(seat, requested) + 1)]
+        if phase == Phase.HEART_PICK:
+            return [Pick(token(c, self.hn_user)) for c in self.revealed]
+        if phase == Phase.BLOCKER_WINDOW:
+            d = 1 - self.attacker
+            acts: list[Action] = [HeartNext(token(c, d)) for c in self._heart_next_cards(d)]
+            acts.append(EndWindow())
+            return acts
+        if phase == Phase.EFFECT:
+            return self._effect_actions()
+        if phase == Phase.WISH:
+            seat = 0 if self.wished[0] < 0 else 1
+            return [Wish(NAME[c]) for c in deck_cards(seat)]
+        return []
+
+    def _main_actions(self) -> list[Action]:
+        a = self.attacker
+        rules = self.rules
+        hand = sorted(self.hands[a], key=SORT_KEY.__getitem__)
+        out: list[Action] = []
+        if not self.rescue:
+            for c in hand:  # UTA-R14
+                if self._attack_card_problem(c) is None:
+                    out.extend(_attack_variants(token(c, a), SUIT[c], RANK[c]))
+            out.extend(Pass(token(e & CARD_MASK, a)) for e in self.discards[a] if e & UP)  # UTA-R44
+        if self.joker_up[a]:  # UTA-R45
+            out.append(Joker())
+        if rules.jqk_set_costs_action and not self.rescue:  # UTA-I46 variant: setting is the action
+            st = self.set_turn[a]
+            out.extend(SetCard(token(c, a)) for c in hand if RANK[c] >= 11 and c not in st)
+        has_main = bool(out)
+        out.extend(self._own_free_actions(a, hand, main=True))
+        if not has_main:  # UTA-R56
+            out.append(Stall())
+        return out
+
+    def _own_free_actions(self, a: int, hand: list[int], main: bool) -> list[Action]:
+        """UTA-R11: set J/Q/K, option cards, hero, and the flag-given free actions."""
+        rules = self.rules
+        out: list[Action] = []
+        if not rules.jqk_set_costs_action:  # UTA-R37
+            st = self.set_turn[a]
+            out.extend(SetCard(token(c, a)) for c in hand if RANK[c] >= 11 and c not in st)
+        if self.kit.loadouts[a]:
+            out.extend(UseOption(self.kit.loadouts[a][s].name) for s in self._option_slots(a, True))
+        if self._hero_usable(a, True):
+            out.append(UseHero())
+        if main and rules.free_flip_for_energy:  # UTA-I52 variant
+            out.extend(Flip(token(e & CARD_MASK, a)) for e in self.discards[a] if e & UP)
+        if rules.cosmic_timing == "any_time_own_turn" and not self.cosmic_taken and self._room(a) > 0:
+            out.extend(Cosmic(NAME[c]) for c in self.pools[a])  # UTA-I11 variant
+        return out
+
+    def _defender_free_actions(self, d: int) -> list[Action]:
+        """UTA-I81: in the opponent's turn only cards with ``timing = "any_time"``."""
+        out: list[Action] = []
+        if self.kit.loadouts[d]:
+            out.extend(UseOption(self.kit.loadouts[d][s].name) for s in self._option_slots(d, False))
+        if self._hero_usable(d, False):
+            out.append(UseHero())
+        return out
+
+    def _block_actions(self) -> list[Action]:
+        d = 1 - self.attacker
+        out: list[Action] = []
+        with_bans = self.rules.rank_effects_on_block
+        for c in sorted(self.hands[d], key=SORT_KEY.__getitem__):
+            if self._block_problem(c) is None:
+                tok = token(c, d)
+                if with_bans and 2 <= RANK[c] <= 4:
+                    out.extend(Block(tok, s) for s in SUIT_LETTERS)
+                else:
+                    out.append(Block(tok))
+        if not (out and self.rules.forced_block):  # UTA-R20(e), flag forced_block
+            out.append(NoBlock())
+        out.extend(self._defender_free_actions(d))
+        return out
+
+    def _post_actions(self) -> list[Action]:
+        a = self.attacker
+        hand = sorted(self.hands[a], key=SORT_KEY.__getitem__)
+        out: list[Action] = [HeartNext(token(c, a)) for c in self._heart_next_cards(a)]
+        out.extend(self._own_free_actions(a, hand, main=False))
+        if self.rules.joker_timing == "any_time_ends_turn" and self.joker_up[a]:
+            out.append(Joker())
+        out.append(EndWindow())
+        return out
+
+    def _target_actions(self) -> list[Action]:
+        d = 1 - self.attacker
+        hand = sorted(self.hands[d], key=SORT_KEY.__getitem__)
+        if self.success_kind == DNEXT_EFFECT:  # UTA-R48(b): optional, first or last
+            out: list[Action] = []
+            for c in hand:
+                tok = token(c, d)
+                out.append(Take(tok, "first"))
+                out.append(Take(tok, "last"))
+            out.append(TakeNothing())
+            return out
+        return [Take(token(c, d)) for c in hand]
+
+    def _effect_step(self) -> tuple[int, CardDef, Step]:
+        assert self.eff is not None
+        user, source, slot, step_i, _ = self.eff
+        card = self.kit.loadouts[user][slot] if source == 0 else self.kit.heroes[user]
+        assert card is not None
+        return user, card, card.steps[step_i]
+
+    def _effect_candidates(self, user: int, step: Step, card: CardDef) -> tuple[int, list[int]]:
+        """(zone owner, cards) a choice step may pick from."""
+        do = step.do
+        if do == "discard_from_hand":
+            owner = user if step.who == "self" else 1 - user
+            return owner, sorted(self.hands[owner], key=SORT_KEY.__getitem__)
+        if do == "exchange":
+            return user, sorted(self.hands[user], key=SORT_KEY.__getitem__)
+        if do == "recover":
+            if self._room(user) <= 0 and not card.ignore_hand_limit:
+                return user, []
+            return user, [e & CARD_MASK for e in self.discards[user] if e & UP]
+        if do == "flip_discard":
+            owner = user if step.who == "self" else 1 - user
+            return owner, [e & CARD_MASK for e in self.discards[owner] if e & UP]
+        return user, []
+
+    def _effect_actions(self) -> list[Action]:
+        user, card, step = self._effect_step()
+        if step.do == "forbid_suit":
+            return [NameSuit(s) for s in SUIT_LETTERS]
+        owner, cands = self._effect_candidates(user, step, card)
+        out: list[Action] = [Choose(token(c, owner)) for c in cands]
+        if step.optional:
+            out.append(ChooseNothing())
+        return out
+
+    # -- illegality (the same checks as legal_actions) ---------------------------------------------
+    def _illegality(self, action: Action) -> tuple[str, str] | None:
+        """None if ``action`` is legal now, else (rule id, reason)."""
+        phase = self.phase
+        kind = type(action)
+        if phase == Phase.MAIN:
+            if kind is Attack:
+                assert isinstance(action, Attack)
+                return self._attack_illegality(action)
+            if kind is Pass:
+                assert isinstance(action, Pass)
+                if self.rescue:
+                    return ("UTA-R55", "an empty-handed player with a face-up joker must use the joker")
+                if self._discard_index(self.attacker, action.card, True) < 0:
+                    return ("UTA-R44", f"a pass flips a face-up card of your own discard pile; {action.card} is not one")
+                return None
+        elif phase == Phase.BLOCK and kind is Block:
+            assert isinstance(action, Block)
+            d = 1 - self.attacker
+            card = self._hand_card(d, action.card)
+            if card < 0:
+                return ("UTA-R20", f"{action.card} is not in the defender's hand")
+            problem = self._block_problem(card)
+            if problem is not None:
+                return problem
+            need = 1 if self.rules.rank_effects_on_block and 2 <= RANK[card] <= 4 else 0
+            if len(action.bans) != need or (need and action.bans not in SUIT_LETTERS):
+                return ("UTA-I27", "a block designates one suit only with a 2-4 under rank_effects_on_block")
+            return None
+        if action in self.legal_actions():
+            return None
+        return self._explain(action)
+
+    def _attack_illegality(self, action: Attack) -> tuple[str, str] | None:
+        a = self.attacker
+        card = self._hand_card(a, action.card)
+        if card < 0:
+            return ("UTA-R14", f"{action.card} is not in P{a + 1}'s hand")
+        return self._attack_card_problem(card) or self._declaration_problem(card, action.next, action.bans)
+
+    def _explain(self, action: Action) -> tuple[str, str]:
+        """A rule id and reason for an action not in the legal list."""
+        phase_name = PHASE_NAMES[self.phase]
+        kind = type(action)
+        a = self.attacker
+        if kind is SetCard:
+            return ("UTA-R37", "only an unset J, Q or K of your own hand may be set, in your own turn's free-action windows")
+        if kind is Stall:
+            return ("UTA-R56", "a stall is allowed only when no attack, pass or joker is possible")
+        if kind is Joker:
+            if not self.joker_up[self.current_player or 0]:
+                return ("UTA-R45", "the joker is face down; it is used once per game")
+            return ("UTA-I56", "the joker is used as the main action (or after the attack under joker_timing)")
+        if kind is HeartNext:
+            return ("UTA-R51", "♥NEXT needs a heart (per heart_next_source), a non-empty deck, and is used at most once "
+                               "per turn, after your card was played")
+        if kind is Cosmic:
+            return ("UTA-R52", "one cosmic card from your own pool per turn, at the end step, only if the hand holds "
+                               f"at most {self.rules.hand_limit - 1}")
+        if kind in (UseOption, UseHero):
+            return ("UTA-R46", "no face-up card of that name whose timing allows it now")
+        if kind is Flip:
+            return ("UTA-I52", "free flips need free_flip_for_energy and a face-up discard, in the main phase")
+        if kind is React:
+            return ("UTA-R29", "a reaction needs ♣A (against a draw) or ♦A (against a discard effect) in hand, "
+                               "only after an unblocked attack")
+        if kind in (Take, TakeNothing):
+            return ("UTA-R24", "choose one card of the defender's hand (♦NEXT: with first/last, or none)")
+        if kind is Draw:
+            return ("UTA-R53", "draw at most what the hand limit and deck allow")
+        if kind is Wish:
+            return ("UTA-R3", "the wished card is chosen once, from your own deck, before the game")
+        if kind is NoBlock and self.phase == Phase.BLOCK:
+            return ("UTA-R20", "forced_block: a defender with a legal block must block")
+        return ("UTA-R10", f"{action} is not an action of the {phase_name} step (P{a + 1}'s turn {self.turn})")
+
+    # -- apply --------------------------------------------------------------------------------------
+    def _apply(self, action: Action) -> None:
+        """Carry out an action already known to be legal."""
+        kind = type(action)
+        if kind is Attack:
+            assert isinstance(action, Attack)
+            self._do_attack(action)
+        elif kind is Block:
+            assert isinstance(action, Block)
+            self._do_block(action)
+        elif kind is NoBlock:
+            self._succeed()
+        elif kind is Pass:
+            assert isinstance(action, Pass)
+            a = self.attacker
+            i = self._discard_index(a, action.card, True)
+            self.discards[a][i] &= ~UP  # UTA-R44
+            self._gain(a, 1)  # UTA-R43
+            self._end_step()
+        elif kind is Flip:
+            assert isinstance(action, Flip)
+            a = self.attacker
+            i = self._discard_index(a, action.card, True)
+            self.discards[a][i] &= ~UP
+            self._gain(a, 1)
+            self.free_used = True
+        elif kind is SetCard:
+            assert isinstance(action, SetCard)
+            a = self.attacker
+            card = self._hand_card(a, action.card)
+            self.set_turn[a][card] = self.turn  # UTA-R37
+            if not self.unlock_turn[a]:
+                self.unlock_turn[a] = self.turn
+            if self.rules.jqk_set_costs_action:
+                self._end_step()
+            else:
+                self.free_used = True
+        elif kind is Joker:
+            self._do_joker()
+        elif kind is Stall:
+            self.stalled = True  # UTA-R56
+            self._end_step()
+        elif kind is React:
+            self._do_react()
+        elif kind is NoReact:
+            self._resolve_success(reacted=False)
+        elif kind is Take:
+            assert isinstance(action, Take)
+            self._do_take(action)
+        elif kind is TakeNothing:
+            self._finish_success()
+        elif kind is Draw:
+            assert isinstance(action, Draw)
+            seat = self.draw_queue.pop(0)[0]
+            self._draw(seat, action.count)
+            self._advance_draws()
+        elif kind is HeartNext:
+            assert isinstance(action, HeartNext)
+            self._do_heart_next(action)
+        elif kind is Pick:
+            assert isinstance(action, Pick)
+            self._do_pick(action)
+        elif kind is EndWindow:
+            if self.phase == Phase.BLOCKER_WINDOW:
+                self.phase = Phase.POST
+            else:
+                self._end_step()
+        elif kind is Cosmic:
+            assert isinstance(action, Cosmic)
+            self._do_cosmic(action)
+        elif kind is NoCosmic:
+            self._cleanup()
+        elif kind is UseOption:
+            assert isinstance(action, UseOption)
+            self._do_option(action)
+        elif kind is UseHero:
+            self._do_hero()
+        elif kind is Choose:
+            assert isinstance(action, Choose)
+            self._do_choose(action)
+        elif kind is ChooseNothing:
+            assert self.eff is not None
+            self.eff[3] += 1
+            self._run_effect()
+        elif kind is NameSuit:
+            assert isinstance(action, NameSuit)
+            user, _, _ = self._effect_step()
+            self._forbid(1 - user, SUIT_LETTERS.index(action.suit))
+            assert self.eff is not None
+            self.eff[3] += 1
+            self._run_effect()
+        elif kind is Wish:
+            assert isinstance(action, Wish)
+            self._do_wish(action)
+
+    # turn flow -------------------------------------------------------------------------------------
+    def _do_wish(self, action: Wish) -> None:
+        """UTA-R3: both wishes are secret and simultaneous; then shuffle and deal."""
+        seat = 0 if self.wished[0] < 0 else 1
+        parsed = _parse_token(action.card)
+        assert parsed is not None
+        self.wished[seat] = resolve(parsed[0], False, seat)
+        if seat == 0:
+            return
+        for p in (0, 1):
+            deck = self.decks[p]
+            deck.remove(self.wished[p])
+            self.rng.shuffle(deck)
+            self.hands[p] = [self.wished[p]]
+            for _ in range(self.rules.hand_limit - 1):
+                if deck:
+                    self.hands[p].append(deck.pop())
+        self._start_turn()
+
+    def _start_turn(self) -> None:
+        """UTA-R10 step 1: next turn, roles swap, expired modifiers go, E1 is checked (UTA-R55)."""
+        self.turn += 1
+        self.attacker = self.first if self.turn == 1 else 1 - self.attacker
+        turn = self.turn
+        if self.effects:
+            self.effects = [e for e in self.effects if e[0] >= turn]  # UTA-R13
+        self.rescue = self.free_used = self.cosmic_taken = self.stalled = False
+        self.hn_turn = [False, False]
+        self.look = -1
+        self.atk = self.blk = self.reacted = -1
+        self.atk_next = self.success = False
+        self.atk_bans = ""
+        self.success_kind = 0
+        a = self.attacker
+        if self.rules.option_reusable:  # UTA-I5 variant (UTA-I-CT7)
+            self.opt_up[a] = [True] * len(self.opt_up[a])
+        self.phase = Phase.MAIN
+        if not self.hands[a]:  # UTA-R55
+            if self.rules.empty_hand_joker_rescue and self.joker_up[a]:
+                self.rescue = True
+            elif self.rules.end_on_empty_hand:
+                self._finish(f"P{a + 1} starts turn {turn} with no cards in hand", "UTA-R55")
+
+    def _end_step(self) -> None:
+        """UTA-R10 step 6: the cosmic card decision, if one could be taken (UTA-R52)."""
+        a = self.attacker
+        self.phase = Phase.END
+        if self.cosmic_taken or not self.pools[a] or self._room(a) <= 0:
+            self._cleanup()
+
+    def _cleanup(self) -> None:
+        """UTA-R10 step 7: E2 (UTA-R56), the max_turns guard (UTA-R57), then the next turn."""
+        dead = self.stalled and not self.free_used and not self.cosmic_taken
+        if dead and self.prev_dead:
+            self._finish(f"turns {self.turn - 1} and {self.turn} were both dead stalls", "UTA-R56")
+            return
+        self.prev_dead = dead
+        if self.turn >= self.rules.max_turns:
+            self._finish(f"the max_turns guard ({self.rules.max_turns}) was reached", "UTA-R57", "ended_by_guard")
+            return
+        self._start_turn()
+
+    def _finish(self, reason: str, rule: str, detail: str = "") -> None:
+        self.phase = Phase.OVER
+        self.result = (reason, rule, detail)
+
+    # energy, drawing, moving -----------------------------------------------------------------------
+    def _gain(self, seat: int, amount: int) -> None:
+        """UTA-R40: change energy, never below 0 (and not above ``energy_cap`` when set)."""
+        value = self.energy[seat] + amount
+        cap = self.rules.energy_cap
+        if cap and value > cap:
+            value = cap
+        self.energy[seat] = value if value > 0 else 0
+
+    def _draw(self, seat: int, count: int, ignore_limit: bool = False) -> int:
+        """UTA-R53/R54: draw from the top of the own deck while the hand has room."""
+        deck, hand = self.decks[seat], self.hands[seat]
+        limit = self.rules.hand_limit
+        drawn = 0
+        while drawn < count and deck and (ignore_limit or len(hand) < limit):
+            hand.append(deck.pop())
+            drawn += 1
+        if drawn and self.look == 1 - seat:
+            self.look = -1
+        return drawn
+
+    def _to_hand(self, seat: int, card: int) -> None:
+        self.hands[seat].append(card)
+        if self.look == 1 - seat:
+            self.look = -1
+
+    def _from_hand(self, seat: int, card: int) -> None:
+        self.hands[seat].remove(card)
+        self.set_turn[seat].pop(card, None)
+
+    def _forbid(self, seat: int, suit: int) -> None:
+        """Register a forbidden suit for ``seat``'s next attacking turn (UTA-R33, UTA-R49(a))."""
+        self.effects.append((self._next_turn_of(seat), BAN, seat, suit))
+
+    # the attack ----------------------------------------------------------------------------------
+    def _do_attack(self, action: Attack) -> None:
+        """UTA-R16: pay, discard face up, energy, then next-turn effects; then block or success."""
+        a = self.attacker
+        d = 1 - a
+        rules = self.rules
+        card = self._hand_card(a, action.card)
+        rank, suit = RANK[card], SUIT[card]
+        if rank == ACE or rank >= 11:
+            self._gain(a, -rules.premium_attack_cost)  # UTA-R42
+        self._from_hand(a, card)
+        self.discards[a].append(card | UP | SELF)  # UTA-R16 step 2 (UTA-I22)
+        if 2 <= rank <= 4:  # UTA-R41
+            self._gain(a, 1)
+            self._gain(d, -1)
+        elif 5 <= rank <= 7:
+            self._gain(a, 1)
+        nxt = self.turn + 1
+        effects = self.effects
+        for ch in action.bans:  # UTA-R33, UTA-R49(a), UTA-R50
+            effects.append((nxt, BAN, d, SUIT_LETTERS.index(ch)))
+        if 5 <= rank <= 7:  # UTA-R34
+            effects.append((nxt, BLOCK_BONUS, a, 4))
+        elif 8 <= rank <= 10:  # UTA-R35
+            effects.append((nxt, BONUS_810, a, 2))
+        if action.next and suit == DIAMONDS and rules.diamond_next_penalty_always:  # UTA-R48(c)
+            effects.append((nxt, BLOCK_BONUS, a, -4))
+        if action.next and suit == CLUBS and not rules.club_next_penalty_only_on_success:  # UTA-I64 variant
+            effects.append((nxt, ATTACK_BONUS, d, 3))
+        self.atk, self.atk_next, self.atk_bans = card, action.next, action.bans
+        if self._is_unblockable():  # UTA-R17
+            self._succeed()
+        else:
+            self.phase = Phase.BLOCK
+
+    def _do_block(self, action: Block) -> None:
+        """UTA-R21: the block goes to the defender's discard and the attack fails."""
+        a = self.attacker
+        d = 1 - a
+        rules = self.rules
+        card = self._hand_card(d, action.card)
+        self._from_hand(d, card)
+        self.discards[d].append(card | (UP if rules.block_card_scores else 0) | SELF)  # UTA-I22
+        self.blk = card
+        rank = RANK[card]
+        if rules.rank_effects_on_block and 2 <= rank <= 10:  # UTA-I27 variant: for turn t+2
+            later = self.turn + 2
+            for ch in action.bans:
+                self.effects.append((later, BAN, a, SUIT_LETTERS.index(ch)))
+            if 5 <= rank <= 7:
+                self.effects.append((later, BLOCK_BONUS, d, 4))
+            elif 8 <= rank <= 10:
+                self.effects.append((later, BONUS_810, d, 2))
+        if rules.heart_next_after_block and self.decks[d] and not self.hn_turn[d] and not (
+                rules.heart_next_limit == "per_game" and self.hn_game[d]):
+            self.phase = Phase.BLOCKER_WINDOW  # UTA-I67 variant
+        else:
+            self.phase = Phase.POST
+
+    def _succeed(self) -> None:
+        """UTA-R22: the attack succeeds; open the reaction window when a reaction could matter."""
+        self.success = True
+        card, a = self.atk, self.attacker
+        d = 1 - a
+        suit = SUIT[card]
+        if suit in (HEARTS, CLUBS):
+            self.success_kind = DRAW_EFFECT
+            if self._draw_allowed(a, self._success_draws()) > 0 and self.hands[d]:
+                self.phase = Phase.REACT  # UTA-R29
+                return
+            self._resolve_success(reacted=False)
+            return
+        self.success_kind = DNEXT_EFFECT if self.atk_next else REMOVE_EFFECT
+        if not self.hands[d]:  # UTA-R26
+            self._finish_success()
+        elif self.success_kind == REMOVE_EFFECT or self.rules.diamond_ace_vs_diamond_next:
+            self.phase = Phase.REACT  # UTA-R30 (UTA-I42 for ♦NEXT)
+        else:
+            self._resolve_success(reacted=False)
+
+    def _success_draws(self) -> int:
+        """UTA-R23, R27, R49(c): cards a successful ♥/♣ attack draws (flags I36, I63)."""
+        card = self.atk
+        n = 1
+        if self.rules.heart_ace_extra_draw and SUIT[card] == HEARTS and RANK[card] == ACE:
+            n += 1
+        if self.rules.club_next_extra_draw and self.atk_next and SUIT[card] == CLUBS:
+            n += 1
+        return n
+
+    def _do_react(self) -> None:
+        """UTA-R29/R30: the Ace goes face up to the defender's discard and cancels the effect."""
+        d = 1 - self.attacker
+        ace = self._react_card()
+        self._from_hand(d, ace)
+        self.discards[d].append(ace | UP | SELF)
+        self.reacted = ace
+        self._resolve_success(reacted=True)
+
+    def _resolve_success(self, reacted: bool) -> None:
+        """UTA-R22 step 2: the success effect, minus what a reaction cancelled."""
+        a = self.attacker
+        if self.success_kind == DRAW_EFFECT:
+            if reacted:
+                self._finish_success()
+                return
+            n = self._success_draws()
+            if self.rules.optional_draws:
+                self.draw_queue = [[a, n]]
+                self.draw_then = DRAWS_THEN_FINISH
+                self._advance_draws()
+            else:
+                self._draw(a, n)
+                self._finish_success()
+            return
+        if reacted:  # ♦A: the attacker does not look, nothing leaves the hand
+            self._finish_success()
+            return
+        self.look = a  # UTA-R24: the attacker sees the whole hand (UTA-R59)
+        self.phase = Phase.TARGET
+
+    def _do_take(self, action: Take) -> None:
+        """UTA-R24 (♠ face down), R25 (♦ face up), R28 (♠A face up), R48 (♦NEXT first/last)."""
+        a = self.attacker
+        d = 1 - a
+        card = self._hand_card(d, action.card)
+        self._from_hand(d, card)
+        if self.success_kind == DNEXT_EFFECT:
+            pile = self.discards[a if self.rules.diamond_next_pile == "self" else d]
+            if action.where == "first":
+                pile.insert(0, card | UP)
+            else:
+                pile.append(card | UP)
+            if not self.rules.diamond_next_penalty_always:  # UTA-I61 variant
+                self.effects.append((self.turn + 1, BLOCK_BONUS, a, -4))
+        elif SUIT[self.atk] == SPADES and RANK[self.atk] != ACE:
+            self.discards[d].append(card)
+        else:
+            self.discards[d].append(card | UP)
+        self._finish_success()
+
+    def _finish_success(self) -> None:
+        """UTA-R22 step 3: the ♣NEXT price, then the post-attack window."""
+        if self.atk_next and SUIT[self.atk] == CLUBS and self.rules.club_next_penalty_only_on_success:
+            self.effects.append((self.turn + 1, ATTACK_BONUS, 1 - self.attacker, 3))  # UTA-R49(d)
+        self.phase = Phase.POST
+
+    def _advance_draws(self) -> None:
+        """Skip queued optional draws that cannot draw anything, then continue."""
+        queue = self.draw_queue
+        while queue and self._draw_allowed(queue[0][0], queue[0][1]) == 0:
+            queue.pop(0)
+        if queue:
+            self.phase = Phase.DRAW
+        elif self.draw_then == DRAWS_THEN_FINISH:
+            self._finish_success()
+        else:
+            self._end_step()
+
+    def _do_joker(self) -> None:
+        """UTA-R45: joker face down; attacker then defender draw up to 2; the turn ends."""
+        a = self.attacker
+        self.joker_up[a] = False
+        if self.rules.optional_draws:
+            self.draw_queue = [[a, 2], [1 - a, 2]]
+            self.draw_then = DRAWS_THEN_END
+            self._advance_draws()
+            return
+        self._draw(a, 2)
+        self._draw(1 - a, 2)
+        self._end_step()
+
+    def _do_heart_next(self, action: HeartNext) -> None:
+        """UTA-R51: heart face down to the discard, reveal the top 3, pick one, the rest face down."""
+        seat = self.current_player
+        assert seat is not None
+        parsed = _parse_token(action.card)
+        assert parsed is not None
+        card = resolve(parsed[0], parsed[1], seat)
+        pile = self.discards[seat]
+        if self.rules.heart_next_source == "hand":
+            self._from_hand(seat, card)
+            pile.append(card)
+        else:
+            for i, e in enumerate(pile):
+                if e & CARD_MASK == card:
+                    pile[i] = e & ~UP
+                    break
+        self.hn_turn[seat] = True
+        self.hn_game[seat] = True
+        deck = self.decks[seat]
+        self.revealed = [deck.pop() for _ in range(min(3, len(deck)))]
+        self.hn_user = seat
+        self.hn_resume = Phase.POST
+        if len(self.revealed) == 1:
+            self._pick(self.revealed[0])
+        else:
+            self.phase = Phase.HEART_PICK
+
+    def _do_pick(self, action: Pick) -> None:
+        parsed = _parse_token(action.card)
+        assert parsed is not None
+        self._pick(resolve(parsed[0], parsed[1], self.hn_user))
+
+    def _pick(self, card: int) -> None:
+        seat = self.hn_user
+        self._to_hand(seat, card)
+        pile = self.discards[seat]
+        for c in self.revealed:
+            if c != card:
+                pile.append(c)  # UTA-I69: face down
+        self.revealed = []
+        self.hn_user = -1
+        self.phase = self.hn_resume
+
+    def _do_cosmic(self, action: Cosmic) -> None:
+        """UTA-R52: one cosmic card per turn into a hand of at most hand_limit - 1."""
+        a = self.attacker
+        parsed = _parse_token(action.card)
+        assert parsed is not None
+        card = resolve(parsed[0], False, a)
+        self.pools[a].remove(card)
+        self._to_hand(a, card)
+        self.cosmic_taken = True
+        if self.phase == Phase.END:
+            self._cleanup()
+
+    # option and hero effects (UTA-R46, UTA-R47) -----------------------------------------------------
+    def _do_option(self, action: UseOption) -> None:
+        seat = self.current_player
+        assert seat is not None
+        for slot, card in enumerate(self.kit.loadouts[seat]):
+            if card.name == action.name and self.opt_up[seat][slot]:
+                self.opt_up[seat][slot] = False  # UTA-R46: turned face down, spent
+                self._start_effect(seat, 0, slot)
+                return
+
+    def _do_hero(self) -> None:
+        seat = self.current_player
+        assert seat is not None
+        self.hero_left[seat] -= 1
+        self._start_effect(seat, 1, 0)
+
+    def _start_effect(self, seat: int, source: int, slot: int) -> None:
+        if seat == self.attacker:
+            self.free_used = True
+        self.eff = [seat, source, slot, 0, int(self.phase)]
+        self._run_effect()
+
+    def _run_effect(self) -> None:
+        """Run the steps of the current effect until one needs a choice, then wait for it."""
+        eff = self.eff
+        assert eff is not None
+        user, source, slot = eff[0], eff[1], eff[2]
+        card = self.kit.loadouts[user][slot] if source == 0 else self.kit.heroes[user]
+        assert card is not None
+        while eff[3] < len(card.steps):
+            step = card.steps[eff[3]]
+            if step.needs_choice:
+                if step.do == "forbid_suit" or self._effect_candidates(user, step, card)[1]:
+                    if step.do == "discard_from_hand" and step.who == "opponent":
+                        self.look = user  # looking at the hand is part of choosing from it
+                    self.phase = Phase.EFFECT
+                    return
+            else:
+                self._auto_step(user, step, card)
+            eff[3] += 1
+        self.phase = Phase(eff[4])
+        self.eff = None
+
+    def _auto_step(self, user: int, step: Step, card: CardDef) -> None:
+        """The primitives that need no decision."""
+        do = step.do
+        opp = 1 - user
+        if do == "draw":
+            seats = (user,) if step.who == "self" else (opp,) if step.who == "opponent" else (user, opp)
+            for s in seats:
+                self._draw(s, step.count, card.ignore_hand_limit)
+        elif do == "look_at_hand":
+            self.look = user
+        elif do == "mill":
+            deck, pile = self.decks[user], self.discards[user]
+            for _ in range(step.count):
+                if deck:
+                    pile.append(deck.pop() | (UP if step.face == "up" else 0))
+        elif do == "forbid_suit":
+            self._forbid(opp, step.suit)
+        elif do == "change_energy":
+            self._gain(user if step.who == "self" else opp, step.amount)
+        elif do == "add_modifier":
+            if step.target == "my_blocks":
+                when = self.turn if step.duration == "this_turn" else self._next_turn_of(opp)
+                self.effects.append((when, BLOCK_BONUS, user, step.amount))
+            else:
+                if step.duration == "this_turn":
+                    when = self.turn
+                else:
+                    when = self._next_turn_of(opp)
+                self.effects.append((when, ATTACK_BONUS, opp, step.amount))
+
+    def _do_choose(self, action: Choose) -> None:
+        user, card_def, step = self._effect_step()
+        owner, _ = self._effect_candidates(user, step, card_def)
+        parsed = _parse_token(action.card)
+        assert parsed is not None and self.eff is not None
+        card = resolve(parsed[0], parsed[1], owner)
+        do = step.do
+        if do == "discard_from_hand":
+            self._from_hand(owner, card)
+            self.discards[owner].append(card | (UP if step.face == "up" else 0))
+        elif do == "exchange":  # UTA-R39: J/Q/K may be chosen, set or not
+            self._from_hand(owner, card)
+            self.discards[owner].append(card)
+            self._draw(owner, 1, card_def.ignore_hand_limit)
+        elif do == "recover":
+            pile = self.discards[owner]
+            for i, e in enumerate(pile):
+                if e & CARD_MASK == card:
+                    del pile[i]
+                    break
+            self._to_hand(owner, card)
+        elif do == "flip_discard":
+            pile = self.discards[owner]
+            for i, e in enumerate(pile):
+                if e & CARD_MASK == card:
+                    pile[i] = e & ~UP
+                    break
+        self.eff[3] += 1
+        self._run_effect()
+
+    # -- outcome (UTA-R55-R58) ------------------------------------------------------------------------
+    def outcome(self) -> Outcome | None:
+        """The result once the game is over: scores compared under UTA-R58."""
+        if self.result is None:
+            return None
+        reason, rule, detail = self.result
+        s0, s1 = self.score(0), self.score(1)
+        costs, counts = self.kit.costs, self.kit.counts
+        if s0 != s1:
+            winner = 0 if s0 > s1 else 1
+            how = f"P{winner + 1} has more face-up discards ({max(s0, s1)} to {min(s0, s1)})"
+            winners: tuple[int, ...] = (winner,)
+        elif costs[0] != costs[1]:  # UTA-R58 (UTA-I76)
+            winner = 0 if costs[0] < costs[1] else 1
+            winners = (winner,)
+            how = f"scores tie {s0}-{s1}; P{winner + 1} wins on lower option cost ({costs[winner]} < {costs[1 - winner]})"
+        elif self.rules.final_tiebreak == "fewer_option_cards_then_draw" and counts[0] != counts[1]:  # UTA-I77
+            winner = 0 if counts[0] < counts[1] else 1
+            winners = (winner,)
+            how = f"scores and option costs tie; P{winner + 1} has fewer option cards"
+        else:
+            winners = ()
+            how = f"scores tie {s0}-{s1} and option costs tie ({costs[0]}): a draw (UTA-I77)"
+        text = f"{detail}; {how}" if detail else how
+        return Outcome(winners, reason, rule, (float(s0), float(s1)), text)
+
+    # -- conservation --------------------------------------------------------------------------------
+    def zones(self) -> dict[str, list[str]]:
+        """Every card by zone: decks, hands (set cards included), discards, cosmic pools, jokers, reveals."""
+        out: dict[str, list[str]] = {}
+        for p in (0, 1):
+            name = f"p{p + 1}"
+            out[f"{name}.deck"] = [absolute(c) for c in reversed(self.decks[p])]
+            out[f"{name}.hand"] = [absolute(c) for c in self.hands[p]]
+            out[f"{name}.discard"] = [absolute(e & CARD_MASK) for e in self.discards[p]]
+            out[f"{name}.cosmic"] = [absolute(c) for c in self.pools[p]]
+            out[f"{name}.joker"] = [f"P{p + 1}:JOKER"]
+        out["table.revealed"] = [absolute(c) for c in self.revealed]
+        return out
+
+    def expected_cards(self) -> Counter[str]:
+        """Both 52-card decks, both cosmic pools (per the cosmic_pool flag) and both jokers."""
+        total: Counter[str] = Counter()
+        for p in (0, 1):
+            total.update(absolute(c) for c in deck_cards(p))
+            total.update(absolute(p * CARDS_PER_SEAT + i) for i in self.kit.cosmic)
+            total[f"P{p + 1}:JOKER"] += 1
+        return total
+
+    def summary(self) -> str:
+        """One line: turn, attacker, phase, energy, hands, decks, scores."""
+        if self.phase == Phase.WISH:
+            return f"setup: P{(self.current_player or 0) + 1} picks the wished card"
+        state = "over" if self.phase == Phase.OVER else f"P{self.attacker + 1} attacks, {PHASE_NAMES[self.phase]}"
+        return (f"turn {self.turn}, {state}; energy {self.energy[0]}/{self.energy[1]}; "
+                f"hands {len(self.hands[0])}/{len(self.hands[1])}; decks {len(self.decks[0])}/{len(self.decks[1])}; "
+                f"score {self.score(0)}-{self.score(1)}")
+
+    # -- JSON and views (the formats live in position.py) ---------------------------------------------
+    def _position_json(self) -> dict[str, Any]:
+        """The whole position (see position.schema.json)."""
+        from .position import position_json
+
+        return position_json(self)
+
+    def view(self, player: int | None) -> dict[str, Any]:
+        """What ``player`` may know (UTA-R59), JSON-safe; None is a spectator."""
+        from .position import view_json
+
+        return view_json(self, player)
+
+
+def _half(value2: int) -> str:
+    """A half-point number as a person writes it (``8.5``)."""
+    return str(value2 // 2) if value2 % 2 == 0 else f"{value2 / 2:.1f}"
+
+
+__all__ = ["IS_COSMIC", "OWNER", "Kit", "Phase", "UtahimeState"]
