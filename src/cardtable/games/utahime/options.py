@@ -234,14 +234,14 @@ def parse_option_set(text: str) -> OptionSet:
         raise _fail("[loadout]", "must be a table")
     lists: list[tuple[str, ...]] = []
     hero_choice: list[str | None] = []
-    for seat in ("p1", "p2"):
-        names = loadout.get(seat, [])
+    for seat_name in ("p1", "p2"):
+        names = loadout.get(seat_name, [])
         if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
-            raise _fail("[loadout]", f"{seat} must be a list of option names")
+            raise _fail("[loadout]", f"{seat_name} must be a list of option names")
         lists.append(tuple(names))
-        hero = loadout.get(f"{seat}_hero")
+        hero = loadout.get(f"{seat_name}_hero")
         if hero is not None and not isinstance(hero, str):
-            raise _fail("[loadout]", f"{seat}_hero must be a hero name")
+            raise _fail("[loadout]", f"{seat_name}_hero must be a hero name")
         hero_choice.append(hero)
     for key in loadout:
         if key not in ("p1", "p2", "p1_hero", "p2_hero"):

@@ -366,7 +366,6 @@ def _check_consistency(st: UtahimeState, seen: dict[int, str]) -> None:
     if missing:
         shown = ", ".join(f"P{OWNER[c] + 1}:{token(c, OWNER[c])}" for c in sorted(missing)[:6])
         raise InvalidPosition(path, f"{len(missing)} cards are in no zone (card conservation): {shown}")
-    rules = st.rules
     phase = st.phase
     for p in (0, 1):
         if any(IS_COSMIC[c] for c in st.decks[p]):
@@ -456,7 +455,7 @@ def sample_position(game: UtahimeGame, view: Mapping[str, Any], rng: random.Rand
     for p in (0, 1):
         pv = jsonpos.obj(players_v[p], f"$.players[{p}]")
         w = pv.get("wished")
-        if w is not None:
+        if w is not None and phase_name != "wish":  # during setup the wished card is still in the deck
             public_wish[p] = _card(w, f"$.players[{p}].wished", p)
         elif phase_name == "wish" and p == 0 and v.get("current_player") == 1 and v.get("viewer") != 0:
             wish_hidden.append(p)

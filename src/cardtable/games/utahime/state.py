@@ -20,8 +20,8 @@ from cardtable.core.game import Action, Outcome, State
 from .actions import (
     Attack,
     Block,
-    ChooseNothing,
     Choose,
+    ChooseNothing,
     Cosmic,
     Draw,
     EndWindow,
@@ -49,9 +49,7 @@ from .cards import (
     CLUBS,
     DIAMONDS,
     HEARTS,
-    IS_COSMIC,
     NAME,
-    OWNER,
     RANK,
     SORT_KEY,
     SPADES,
@@ -184,7 +182,7 @@ class UtahimeState(State):
         self.pools: list[list[int]] = [[p * CARDS_PER_SEAT + i for i in kit.cosmic] for p in (0, 1)]
         self.wished = [-1, -1]
         self.opt_up: list[list[bool]] = [[True] * len(kit.loadouts[0]), [True] * len(kit.loadouts[1])]
-        self.hero_left = [kit.heroes[p].uses if kit.heroes[p] is not None else 0 for p in (0, 1)]
+        self.hero_left = [hero.uses if (hero := kit.heroes[p]) is not None else 0 for p in (0, 1)]
         self.unlock_turn = [0, 0]  # any_set_unlocks: turn of the first set (0: none)
         self.hn_game = [False, False]
         self.effects: list[tuple[int, int, int, int]] = []  # (turn, kind, player, value)
@@ -308,9 +306,8 @@ class UtahimeState(State):
         turn, d = self.turn, 1 - self.attacker
         is_810 = 8 <= RANK[card] <= 10
         for t, kind, player, value in self.effects:
-            if t == turn and player == d:
-                if kind == BLOCK_BONUS or (kind == BONUS_810 and is_810):
-                    total += value
+            if t == turn and player == d and (kind == BLOCK_BONUS or (kind == BONUS_810 and is_810)):
+                total += value
         return total
 
     def _next_turn_of(self, seat: int) -> int:
@@ -1299,4 +1296,4 @@ def _half(value2: int) -> str:
     return str(value2 // 2) if value2 % 2 == 0 else f"{value2 / 2:.1f}"
 
 
-__all__ = ["IS_COSMIC", "OWNER", "Kit", "Phase", "UtahimeState"]
+__all__ = ["Kit", "Phase", "UtahimeState"]

@@ -97,6 +97,7 @@ ZetaAction = Place | Pass | Target | DestroyFromHand | ChooseLine | Decline | Mu
 
 PASS = Pass()
 DECLINE = Decline()
+TARGET_ROW = NUM_TYPES
 MULLIGAN = Mulligan(True)
 KEEP = Mulligan(False)
 DESTROY = tuple(DestroyFromHand(c) for c in range(NUM_TYPES))
@@ -123,6 +124,29 @@ class ActionTable:
         for line in self.ranks + self.files:
             by_text[str(line)] = line
         self.by_text = by_text
+        # rows[k][square]: Place of card type k (k < 25) or Target (k == 25); chunk caches per row.
+        self.rows: tuple[tuple[Action, ...], ...] = (*self.place, self.target)
+        self._chunks: list[list[dict[int, tuple[Action, ...]]]] = [
+            [{} for _ in range(0, geo.size, 12)] for _ in self.rows]
+
+    def on(self, row: int, mask: int) -> tuple[Action, ...]:
+        """The actions of ``rows[row]`` on the squares of ``mask``, ascending (cached per 12-bit chunk)."""
+        out: tuple[Action, ...] = ()
+        caches = self._chunks[row]
+        k = 0
+        while mask:
+            part = mask & 4095
+            if part:
+                cache = caches[k]
+                found = cache.get(part)
+                if found is None:
+                    base = 12 * k
+                    line = self.rows[row]
+                    found = cache[part] = tuple(line[base + i] for i in range(12) if part >> i & 1)
+                out += found
+            mask >>= 12
+            k += 1
+        return out
 
     def parse(self, text: str) -> Action:
         """The action named by ``text``, or InvalidAction saying what is wrong."""

@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Iterator, Sequence
-from typing import TYPE_CHECKING, Any, overload
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 
 from cardtable.core import Action, Outcome, State
-from cardtable.core.rng import shuffle
+from cardtable.core.rng import clone_rng, shuffle
 
 from .actions import (
     DECLINE,
@@ -22,6 +22,7 @@ from .actions import (
     KEEP,
     MULLIGAN,
     PASS,
+    TARGET_ROW,
     ActionTable,
     ChooseLine,
     Decline,
@@ -100,77 +101,8 @@ def step_sequence(rules: ZetaRules) -> tuple[int, ...]:
     return tuple(seq)
 
 
-class LegalActions(Sequence[Action]):
-    """The legal actions of a position, built lazily: ``len`` and indexing allocate nothing.
-
-    ``rows[k][square]`` is the action of segment k on a square; ``masks[k]`` its squares.
-    """
-
-    __slots__ = ("_rows", "_masks", "_tail", "_len", "_chunks")
-
-    def __init__(self, chunks: Sequence[Sequence[tuple[int, ...]]], rows: list[Sequence[Action]], masks: list[int],
-                 tail: tuple[Action, ...], length: int = -1) -> None:
-        self._chunks = chunks
-        self._rows = rows
-        self._masks = masks
-        self._tail = tail
-        self._len = length if length >= 0 else sum(m.bit_count() for m in masks) + len(tail)
-
-    def __len__(self) -> int:
-        return self._len
-
-    @overload
-    def __getitem__(self, index: int) -> Action: ...
-
-    @overload
-    def __getitem__(self, index: slice) -> list[Action]: ...
-
-    def __getitem__(self, index: int | slice) -> Action | list[Action]:
-        if isinstance(index, slice):
-            return list(self)[index]
-        if index < 0:
-            index += self._len
-        if not 0 <= index < self._len:
-            raise IndexError("legal action index out of range")
-        masks = self._masks
-        for k in range(len(masks)):
-            mask = masks[k]
-            n = mask.bit_count()
-            if index < n:
-                for chunk in self._chunks:  # select the index-th set bit, 12 bits at a time
-                    part = mask & 4095
-                    m = part.bit_count()
-                    if index < m:
-                        return self._rows[k][chunk[part][index]]
-                    index -= m
-                    mask >>= 12
-            index -= n
-        return self._tail[index]
-
-    def __iter__(self) -> Iterator[Action]:
-        for row, mask in zip(self._rows, self._masks, strict=True):
-            base = 0
-            while mask:
-                part = mask & 4095
-                for s in self._chunks[base // 12][part]:
-                    yield row[s]
-                mask >>= 12
-                base += 12
-        yield from self._tail
-
-    def __eq__(self, other: object) -> bool:
-        if isinstance(other, Sequence):
-            return list(self) == list(other)
-        return NotImplemented
-
-    __hash__ = None  # type: ignore[assignment]
-
-    def __repr__(self) -> str:
-        return f"LegalActions({[str(a) for a in self]})"
-
-
-_NO_ACTIONS = LegalActions((), [], [], ())
-_PASS_ONLY = LegalActions((), [], [], (PASS,))
+_PASS_ONLY: tuple[Action, ...] = (PASS,)
+_DECLINE_ONLY: tuple[Action, ...] = (DECLINE,)
 
 
 class ZetaState(State):
@@ -221,6 +153,8 @@ class ZetaState(State):
         self.pending: dict[str, Any] = {}
         self.mulligan_left: list[int] = []
         self.result: Outcome | None = None
+        self.gravity = rules.gravity
+        self.overline = rules.overline_wins
 
     # ------------------------------------------------------------------ setup (ZETA-R7..R11)
     def _setup(self) -> None:
@@ -330,7 +264,7 @@ class ZetaState(State):
         """Every legal action, in a fixed order (placements by card then square; pass/decline last)."""
         phase = self.phase
         if self.result is not None:
-            return _NO_ACTIONS
+            return ()
         table = self.table
         if phase == MAIN:
             seat = self.active
@@ -347,39 +281,36 @@ class ZetaState(State):
             geo = self.geo
             blocked = self.blocked
             empty = geo.all & ~(filled | blocked)
-            if self.rules.gravity:
+            if self.gravity:
                 empty &= (((filled | blocked) << geo.width) & geo.all) | geo.bottom
-            place = table.place
-            rows: list[Sequence[Action]] = []
-            masks: list[int] = []
-            total = 1
+            out: tuple[Action, ...] = ()
             while avail:
                 low = avail & -avail
                 avail ^= low
                 c = low.bit_length() - 1
-                mask = self.wind_targets(seat) if c == WIND else empty
-                rows.append(place[c])
-                masks.append(mask)
-                total += mask.bit_count()
-            return LegalActions(geo.chunks, rows, masks, (PASS,), total)
-        chunks = self.geo.chunks
+                out += table.on(c, self.wind_targets(seat) if c == WIND else empty)
+            return out + _PASS_ONLY
         if phase == CHOOSE_TARGET:
-            return LegalActions(chunks, [table.target], [self.pending["mask"]], (DECLINE,))
+            return table.on(TARGET_ROW, self.pending["mask"]) + _DECLINE_ONLY
         if phase == CHOOSE_MOURN:
             empty = self.empty_targets()
             hand = self.hands[self.decider]
-            zero = [c for c in ZERO_COST if hand[c]] if empty else []
-            return LegalActions(chunks, [table.place[c] for c in zero], [empty] * len(zero), (DECLINE,))
+            out = ()
+            if empty:
+                for c in ZERO_COST:
+                    if hand[c]:
+                        out += table.on(c, empty)
+            return out + _DECLINE_ONLY
         if phase == CHOOSE_HAND:
             hand = self.hands[self.decider]
-            return LegalActions(chunks, [], [], tuple(DESTROY[c] for c in range(NUM_TYPES) if hand[c]))
+            return tuple(DESTROY[c] for c in range(NUM_TYPES) if hand[c])
         if phase == CHOOSE_FORTUNE:
-            return LegalActions(chunks, [], [], tuple(DESTROY[c] for c in sorted(set(self.pending["drawn"]))))
+            return tuple(DESTROY[c] for c in sorted(set(self.pending["drawn"])))
         if phase == CHOOSE_LINE:
-            return LegalActions(chunks, [], [], tuple(self._line_action(kind, i) for kind, i in self.pending["lines"]))
+            return tuple(self._line_action(kind, i) for kind, i in self.pending["lines"])
         if phase == MULLIGAN_PHASE:
-            return LegalActions(chunks, [], [], (MULLIGAN, KEEP))
-        return _NO_ACTIONS
+            return (MULLIGAN, KEEP)
+        return ()
 
     def _line_action(self, kind: str, index: int) -> ChooseLine:
         return self.table.ranks[index] if kind == "rank" else self.table.files[index]
@@ -481,11 +412,11 @@ class ZetaState(State):
         """Apply an action or its string (see ``State.apply``); plain placements take a checked fast path."""
         kind = type(action)
         if kind is Place and self.phase == MAIN and player is None and self.result is None and self.fast_path:
-            assert isinstance(action, Place)
+            act: Place = action  # type: ignore[assignment]  # checked: type(action) is Place
             seat = self.active
-            c = action.card
+            c = act.card
             hand = self.hands[seat]
-            if hand[c] and c != WIND and not self.rules.gravity:
+            if hand[c] and c != WIND and not self.gravity:
                 t = self.turn
                 occ = self.occ
                 filled = occ[0] | occ[1]
@@ -493,29 +424,36 @@ class ZetaState(State):
                     cap = self.cost_cap(seat)
                 else:
                     cap = filled.bit_count()
-                s = action.square
+                s = act.square
                 bit = 1 << s
                 if COSTS[c] <= cap and not (filled | self.blocked) & bit:  # ZETA-R14, R15
                     hand[c] -= 1
                     if not hand[c]:
                         self.held[seat] &= ~(1 << c)
                     self.hand_size[seat] -= 1
-                    self.history.append(action.text)
+                    self.history.append(act.text)
                     tm = self.tmask
                     if FANFARE_MASK >> c & 1 or tm[MAGIC_CIRCLE] | tm[GREAT_CIRCLE] | tm[BURST]:
                         self._place(seat, c, s, True)
                         self._advance()
-                        return action
+                        return act
                     # No Fanfare and no trigger sources: R18 reduces to PUT, LINE, FULL.
                     self.owner[s] = seat
                     self.card[s] = c
-                    occ[seat] |= bit
+                    own = occ[seat] = occ[seat] | bit
                     tm[c] |= bit
-                    self.marks[0] &= ~bit
-                    self.marks[1] &= ~bit
-                    if self._has_line(seat, s):
+                    marks = self.marks
+                    if (marks[0] | marks[1]) & bit:
+                        marks[0] &= ~bit
+                        marks[1] &= ~bit
+                    if self.overline:
+                        for w in self.geo.windows_through[s]:
+                            if own & w == w:
+                                self._win(seat, c, s)
+                                return act
+                    elif self._has_line(seat, s):
                         self._win(seat, c, s)
-                        return action
+                        return act
                     if filled | bit | self.blocked == self.geo.all:
                         self._check_full()
                     if self.result is None:
@@ -524,19 +462,19 @@ class ZetaState(State):
                         deck = self.decks[nxt]
                         if not deck or self.apprentice[nxt] == t + 1:
                             self._end_turn()
-                            return action
+                            return act
                         self.turn = t + 1
-                        self.active = self.decider = seat = nxt
+                        self.active = self.decider = nxt
                         d = deck.pop()
-                        hand = self.hands[seat]
+                        hand = self.hands[nxt]
                         hand[d] += 1
-                        self.held[seat] |= 1 << d
-                        self.hand_size[seat] += 1
-                    return action
+                        self.held[nxt] |= 1 << d
+                        self.hand_size[nxt] += 1
+                    return act
         elif kind is Pass and self.phase == MAIN and player is None and self.result is None and self.fast_path:
             self.history.append("pass")
             self._end_turn()  # ZETA-R13
-            return action  # type: ignore[return-value]
+            return PASS
         return State.apply(self, action, player)
 
     def _win(self, seat: int, c: int, s: int) -> None:
@@ -1031,8 +969,7 @@ class ZetaState(State):
         """An independent copy (RNG included)."""
         new = object.__new__(ZetaState)
         new.__dict__.update(self.__dict__)
-        new.rng = random.Random()
-        new.rng.setstate(self.rng.getstate())
+        new.rng = clone_rng(self.rng)
         new.history = list(self.history)
         new.owner = list(self.owner)
         new.card = list(self.card)
