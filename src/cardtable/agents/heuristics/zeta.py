@@ -86,7 +86,7 @@ def _square(label: str) -> Square | None:
 class _Board:
     """The view's board as owners by square, with window statistics for one seat."""
 
-    def __init__(self, view: Mapping[str, Any], actions: Sequence[str]) -> None:
+    def __init__(self, view: Mapping[str, Any], action_squares: Sequence[Square]) -> None:
         me = view.get("current_player")
         self.me = me if isinstance(me, int) else 0
         self.owner: dict[Square, int] = {}
@@ -100,9 +100,7 @@ class _Board:
         self.blocked = {sq for sq in map(labels.get, view.get("blocked") or []) if sq is not None}
         # the board size (4 or 6 each way) is whatever the squares in sight need
         width = height = 4
-        seen = [*self.owner, *self.blocked,
-                *filter(None, map(labels.get, {a.rpartition("@")[2].rpartition(":")[2] for a in actions}))]
-        for f, r in seen:
+        for f, r in (*self.owner, *self.blocked, *set(action_squares)):
             if f >= width:
                 width = 6
             if r >= height:
@@ -110,24 +108,20 @@ class _Board:
         self.width, self.height = width, height
         self.windows = _windows(width, height)
         self.window_ids = _through(width, height)
-        me_ = self.me
-        owner = self.owner
-        blocked = self.blocked
-        stats = []
-        for cells in self.windows:
-            mine = theirs = 0
-            dead = False
-            for c in cells:
-                o = owner.get(c)
-                if o is None:
-                    if c in blocked:
-                        dead = True
-                elif o == me_:
-                    mine += 1
-                else:
-                    theirs += 1
-            stats.append((mine, theirs, dead))
-        self.stats = stats
+        count = len(self.windows)
+        mine = [0] * count
+        theirs = [0] * count
+        dead = [False] * count
+        ids = self.window_ids
+        for sq, seat in self.owner.items():
+            side = mine if seat == self.me else theirs
+            for i in ids.get(sq, ()):
+                side[i] += 1
+        for sq in self.blocked:
+            for i in ids.get(sq, ()):
+                dead[i] = True
+        self.stats = list(zip(mine, theirs, dead, strict=True))
+        self._danger: dict[Square, float] = {}
 
     def _windows_at(self, sq: Square) -> list[tuple[int, int, bool]]:
         stats = self.stats
@@ -157,6 +151,9 @@ class _Board:
         owner = self.owner.get(sq)
         if owner is None:
             return 0.0
+        cached = self._danger.get(sq)
+        if cached is not None:
+            return cached
         value = 1.0 + WORTH.get(self.card.get(sq, ""), 1.0) / 2
         for mine, theirs, dead in self._windows_at(sq):
             if dead:
@@ -164,6 +161,7 @@ class _Board:
             own, other = (mine, theirs) if owner == self.me else (theirs, mine)
             if other == 0:
                 value += BUILD[min(own, 3)] * (3.0 if own >= 3 else 1.0)
+        self._danger[sq] = value
         return value
 
     def destroy_value(self, sq: Square) -> float:
@@ -238,37 +236,64 @@ def _line_value(board: _Board, text: str) -> float:
     return sum(board.destroy_value(s) for s in squares)
 
 
+PLACE, TARGET, DESTROY, LINE, MULLIGAN, PASS_KIND, OTHER = range(7)
+BY_SQUARE = frozenset({"fire_mage", "ice_mage", "light_mage", "blaze_sorcerer", "dark_mage"})
+"""Cards whose effect depends on the square they go to."""
+
+
+@lru_cache(maxsize=4096)
+def _parse(text: str) -> tuple[int, str, Square | None]:
+    """An action string as (kind, card or argument, square)."""
+    if "@" in text:
+        card, _, label = text.partition("@")
+        return PLACE, card, _square(label)
+    if text.startswith("target:"):
+        return TARGET, "", _square(text[len("target:"):])
+    if text.startswith("destroy:"):
+        return DESTROY, text[len("destroy:"):], None
+    if text.startswith(("rank:", "file:")):
+        return LINE, text, None
+    if text == "mulligan":
+        return MULLIGAN, "", None
+    if text == "pass":
+        return PASS_KIND, "", None
+    return OTHER, "", None
+
+
 def score_actions(view: Mapping[str, Any], actions: Sequence[str]) -> list[float]:
     """Score each legal Zeta action string from the view alone (higher is better)."""
-    board = _Board(view, actions)
-    hand = (view.get("hands") or [None, None])[board.me] or []
+    parsed = [_parse(t) for t in actions]
+    board = _Board(view, [p[2] for p in parsed if p[2] is not None])
     scores: list[float] = []
     square_cache: dict[Square, float] = {}
-    for text in actions:
-        if "@" in text:
-            card, _, label = text.partition("@")
-            sq = _square(label)
+    card_cache: dict[Any, float] = {}
+    for (kind, arg, sq), text in zip(parsed, actions, strict=True):
+        if kind == PLACE:
             if sq is None:
                 scores.append(0.0)
                 continue
-            if sq not in square_cache:
-                square_cache[sq] = board.place_value(sq)
-            value = square_cache[sq]
+            value = square_cache.get(sq)
+            if value is None:
+                value = square_cache[sq] = board.place_value(sq)
             if value >= WIN:
                 scores.append(value)
                 continue
-            # a cheap card for position, an effect card where its effect pays: small tie-breaker on worth
-            scores.append(value + EFFECT_WEIGHT * _effect(board, card, sq, view) - 0.1 * WORTH.get(card, 1.0))
-        elif text.startswith("target:"):
-            sq = _square(text[len("target:"):])
+            key: Any = (arg, sq) if arg in BY_SQUARE else arg
+            effect = card_cache.get(key)
+            if effect is None:
+                # the effect, plus a small tie-breaker: spend the cards you care least about
+                effect = card_cache[key] = EFFECT_WEIGHT * _effect(board, arg, sq, view) - 0.1 * WORTH.get(arg, 1.0)
+            scores.append(value + effect)
+        elif kind == TARGET:
             scores.append(board.destroy_value(sq) if sq is not None else 0.0)
-        elif text.startswith("destroy:"):
-            scores.append(-WORTH.get(text[len("destroy:"):], 1.0))
-        elif text.startswith(("rank:", "file:")):
+        elif kind == DESTROY:
+            scores.append(-WORTH.get(arg, 1.0))
+        elif kind == LINE:
             scores.append(_line_value(board, text))
-        elif text == "mulligan":
+        elif kind == MULLIGAN:
+            hand = (view.get("hands") or [None, None])[board.me] or []
             scores.append(1.0 if not any(c in OPENERS for c in hand) else -1.0)
-        elif text == "pass":
+        elif kind == PASS_KIND:
             scores.append(PASS)
         else:  # decline, keep
             scores.append(0.0)

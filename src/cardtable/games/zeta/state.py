@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
 from cardtable.core import Action, Outcome, State
@@ -103,6 +103,52 @@ def step_sequence(rules: ZetaRules) -> tuple[int, ...]:
 
 _PASS_ONLY: tuple[Action, ...] = (PASS,)
 _DECLINE_ONLY: tuple[Action, ...] = (DECLINE,)
+
+
+class Placements(Sequence[Action]):
+    """Legal main-phase actions over several card types, built lazily: indexing allocates nothing.
+
+    Segment k holds ``rows[k][s]`` for each square s of ``squares[k]``; ``pass`` comes last.
+    """
+
+    __slots__ = ("_rows", "_squares", "_len")
+
+    def __init__(self, rows: list[tuple[Action, ...]], squares: list[tuple[int, ...]], length: int) -> None:
+        self._rows = rows
+        self._squares = squares
+        self._len = length
+
+    def __len__(self) -> int:
+        return self._len
+
+    def __getitem__(self, index: Any) -> Any:
+        if not isinstance(index, int):
+            return list(self)[index]
+        if index < 0:
+            index += self._len
+        if not 0 <= index < self._len:
+            raise IndexError("legal action index out of range")
+        squares = self._squares
+        for k in range(len(squares)):
+            n = len(squares[k])
+            if index < n:
+                return self._rows[k][squares[k][index]]
+            index -= n
+        return PASS
+
+    def __iter__(self) -> Iterator[Action]:
+        for row, squares in zip(self._rows, self._squares, strict=True):
+            for s in squares:
+                yield row[s]
+        yield PASS
+
+    def __eq__(self, other: object) -> bool:
+        return list(self) == list(other) if isinstance(other, Sequence) else NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"Placements({[str(a) for a in self]})"
 
 
 class ZetaState(State):
@@ -283,19 +329,29 @@ class ZetaState(State):
             empty = geo.all & ~(filled | blocked)
             if self.gravity:
                 empty &= (((filled | blocked) << geo.width) & geo.all) | geo.bottom
-            out: tuple[Action, ...] = ()
+            if not avail & (avail - 1):  # one card type: a plain tuple from the chunk tables
+                c = avail.bit_length() - 1
+                return table.on(c, self.wind_targets(seat) if c == WIND else empty) + _PASS_ONLY
+            place = table.place
+            squares = geo.squares(empty)
+            rows: list[tuple[Action, ...]] = []
+            lists: list[tuple[int, ...]] = []
+            total = 1
             while avail:
                 low = avail & -avail
                 avail ^= low
                 c = low.bit_length() - 1
-                out += table.on(c, self.wind_targets(seat) if c == WIND else empty)
-            return out + _PASS_ONLY
+                sq = geo.squares(self.wind_targets(seat)) if c == WIND else squares
+                rows.append(place[c])
+                lists.append(sq)
+                total += len(sq)
+            return Placements(rows, lists, total)
         if phase == CHOOSE_TARGET:
             return table.on(TARGET_ROW, self.pending["mask"]) + _DECLINE_ONLY
         if phase == CHOOSE_MOURN:
             empty = self.empty_targets()
             hand = self.hands[self.decider]
-            out = ()
+            out: tuple[Action, ...] = ()
             if empty:
                 for c in ZERO_COST:
                     if hand[c]:
