@@ -50,9 +50,11 @@ def position(players: int = 2, *, trains: Sequence[str], hands: Sequence[Sequenc
              kept: Sequence[int] | None = None, filters: Sequence[str | None] | None = None,
              stock: str | None = None, offer: Sequence[str] = (), counters: dict[str, int] | None = None,
              flags: dict[str, bool] | None = None, pending: dict[str, Any] | None = None,
-             rest_to: str | None = None, assigned: Sequence[Sequence[str]] | None = None) -> dict[str, Any]:
+             rest_to: str | None = None, trigger_rest_to: str | None = None,
+             assigned: Sequence[Sequence[str]] | None = None) -> dict[str, Any]:
     """``$.position`` with every unnamed card in the decks (pulse kinds under ``pulse_top``,
-    clear and XX triggers under ``trigger_top``), or pulse kinds in ``rest_to`` (``"score:P"``)."""
+    clear and XX triggers under ``trigger_top``), or in the score piles ``rest_to`` and
+    ``trigger_rest_to`` (``"score:P"``)."""
     piles = [list(p) for p in (score_piles or [[] for _ in range(players)])]
     trig = [{"card": card, "at": at, "owner": owner} for card, at, owner in triggers]
     used: Counter[str] = Counter()
@@ -72,6 +74,9 @@ def position(players: int = 2, *, trains: Sequence[str], hands: Sequence[Sequenc
     if rest_to is not None:
         piles[int(rest_to.split(":")[1])] += pulse_rest
         pulse_rest = []
+    if trigger_rest_to is not None:
+        piles[int(trigger_rest_to.split(":")[1])] += trigger_rest
+        trigger_rest = []
     solo = players == 1
     return {
         "players": players,

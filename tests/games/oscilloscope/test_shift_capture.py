@@ -134,7 +134,7 @@ def test_osc_r34_noise_cleared_still_counts_unless_the_variant_says_so() -> None
 
 def shifted_with_piles(piles: list[list[str]], triggers: list[tuple[str, str, int]],
                        rules: dict[str, object]):  # type: ignore[no-untyped-def]
-    st = load(rules=rules, trains=[A0, B0], triggers=triggers, phase="post", score_piles=piles,
+    st = load(rules=rules, trains=[A0, B0], triggers=triggers, phase="post", score_piles=piles, counters={"counted_noise": 9},
               hands=[["HL", "LH", "HL"], ["HL", "LH", "HL"]])
     st.apply("pass")
     return st

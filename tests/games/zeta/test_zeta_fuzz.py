@@ -19,7 +19,7 @@ from functools import cache
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import HealthCheck, assume, event, given, settings
 from hypothesis import strategies as st
 
 import cardtable
@@ -269,7 +269,9 @@ def expect_invalid_or_working(game: Any, doc: Any) -> None:
         state = game.from_json(doc)
     except InvalidPosition as exc:
         assert exc.path.startswith("$"), exc.path
+        event("rejected")
         return
+    event("loaded")
     check_loaded(state)
 
 

@@ -264,9 +264,10 @@ def _card(text: str, raw: str, *, cosmic: bool | None = None) -> str:
 
 
 def _suits(text: str, raw: str) -> str:
-    if not text or any(ch not in SUIT_LETTERS for ch in text) or len(set(text)) != len(text):
-        raise InvalidAction(raw, f"{text!r} is not a set of distinct suit letters (H S C D)", game="utahime")
-    return "".join(ch for ch in SUIT_LETTERS if ch in text)
+    """Suit letters in canonical order (a repeated letter is kept, so the rules can explain UTA-R50)."""
+    if not text or len(text) > 4 or any(ch not in SUIT_LETTERS for ch in text):
+        raise InvalidAction(raw, f"{text!r} is not a list of suit letters (H S C D)", game="utahime")
+    return "".join(sorted(text, key=SUIT_LETTERS.index))
 
 
 def parse_action(text: str) -> Action:

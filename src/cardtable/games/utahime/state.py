@@ -919,7 +919,7 @@ class UtahimeState(State):
         if action.next and suit == CLUBS and not rules.club_next_penalty_only_on_success:  # UTA-I64 variant
             effects.append((nxt, ATTACK_BONUS, d, 3))
         self.atk, self.atk_next, self.atk_bans = card, action.next, action.bans
-        if self._is_unblockable():  # UTA-R17
+        if self._is_unblockable() or (not self.hands[d] and not self._defender_free_actions(d)):  # UTA-R17, R22
             self._succeed()
         else:
             self.phase = Phase.BLOCK

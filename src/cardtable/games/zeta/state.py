@@ -84,6 +84,7 @@ ZERO_COST = tuple(c.index for c in CARDS if c.cost == 0)
 MAX_COST = max(COSTS)
 AFFORD = tuple(sum(1 << c.index for c in CARDS if c.cost <= cap) for cap in range(MAX_COST + 1))
 FANFARE_MASK = sum(1 << c.index for c in CARDS if c.fanfare)
+WIND_BIT = 1 << WIND
 
 
 def step_sequence(rules: ZetaRules) -> tuple[int, ...]:
@@ -108,15 +109,20 @@ _DECLINE_ONLY: tuple[Action, ...] = (DECLINE,)
 class Placements(Sequence[Action]):
     """Legal main-phase actions over several card types, built lazily: indexing allocates nothing.
 
-    Segment k holds ``rows[k][s]`` for each square s of ``squares[k]``; ``pass`` comes last.
+    Order: each card type of ``cards`` (ascending) on each square of ``squares``, then the Wind Mage
+    on ``wind``, then ``pass``. ``len`` and indexing are O(1).
     """
 
-    __slots__ = ("_rows", "_squares", "_len")
+    __slots__ = ("_place", "_cards", "_squares", "_wind", "_len", "_block")
 
-    def __init__(self, rows: list[tuple[Action, ...]], squares: list[tuple[int, ...]], length: int) -> None:
-        self._rows = rows
+    def __init__(self, place: tuple[tuple[Action, ...], ...], cards: tuple[int, ...], squares: tuple[int, ...],
+                 wind: tuple[int, ...]) -> None:
+        self._place = place
+        self._cards = cards
         self._squares = squares
-        self._len = length
+        self._wind = wind
+        self._block = len(cards) * len(squares)
+        self._len = self._block + len(wind) + 1
 
     def __len__(self) -> int:
         return self._len
@@ -126,20 +132,25 @@ class Placements(Sequence[Action]):
             return list(self)[index]
         if index < 0:
             index += self._len
-        if not 0 <= index < self._len:
-            raise IndexError("legal action index out of range")
-        squares = self._squares
-        for k in range(len(squares)):
-            n = len(squares[k])
-            if index < n:
-                return self._rows[k][squares[k][index]]
-            index -= n
-        return PASS
+        if index < self._block:
+            squares = self._squares
+            k, i = divmod(index, len(squares))
+            return self._place[self._cards[k]][squares[i]]
+        index -= self._block
+        if index < len(self._wind):
+            return self._place[WIND][self._wind[index]]
+        if index == len(self._wind):
+            return PASS
+        raise IndexError("legal action index out of range")
 
     def __iter__(self) -> Iterator[Action]:
-        for row, squares in zip(self._rows, self._squares, strict=True):
-            for s in squares:
+        for c in self._cards:
+            row = self._place[c]
+            for s in self._squares:
                 yield row[s]
+        row = self._place[WIND]
+        for s in self._wind:
+            yield row[s]
         yield PASS
 
     def __eq__(self, other: object) -> bool:
@@ -149,6 +160,17 @@ class Placements(Sequence[Action]):
 
     def __repr__(self) -> str:
         return f"Placements({[str(a) for a in self]})"
+
+
+_TYPES_OF: dict[int, tuple[int, ...]] = {}
+
+
+def types_of(mask: int) -> tuple[int, ...]:
+    """The card-type indexes of a type bitmask, ascending (cached)."""
+    found = _TYPES_OF.get(mask)
+    if found is None:
+        found = _TYPES_OF[mask] = tuple(c for c in range(NUM_TYPES) if mask >> c & 1)
+    return found
 
 
 class ZetaState(State):
@@ -201,6 +223,8 @@ class ZetaState(State):
         self.result: Outcome | None = None
         self.gravity = rules.gravity
         self.overline = rules.overline_wins
+        # Where a frame resumes after its Fanfare, when the full-board check is last (else -1: no fast path).
+        self.fanfare_pos = self.steps.index(FANFARE) + 1 if self.steps[-1] == FULL else -1
 
     # ------------------------------------------------------------------ setup (ZETA-R7..R11)
     def _setup(self) -> None:
@@ -332,20 +356,8 @@ class ZetaState(State):
             if not avail & (avail - 1):  # one card type: a plain tuple from the chunk tables
                 c = avail.bit_length() - 1
                 return table.on(c, self.wind_targets(seat) if c == WIND else empty) + _PASS_ONLY
-            place = table.place
-            squares = geo.squares(empty)
-            rows: list[tuple[Action, ...]] = []
-            lists: list[tuple[int, ...]] = []
-            total = 1
-            while avail:
-                low = avail & -avail
-                avail ^= low
-                c = low.bit_length() - 1
-                sq = geo.squares(self.wind_targets(seat)) if c == WIND else squares
-                rows.append(place[c])
-                lists.append(sq)
-                total += len(sq)
-            return Placements(rows, lists, total)
+            wind = geo.squares(self.wind_targets(seat)) if avail & WIND_BIT else ()
+            return Placements(table.place, types_of(avail & ~WIND_BIT), geo.squares(empty), wind)
         if phase == CHOOSE_TARGET:
             return table.on(TARGET_ROW, self.pending["mask"]) + _DECLINE_ONLY
         if phase == CHOOSE_MOURN:
@@ -489,11 +501,12 @@ class ZetaState(State):
                     self.hand_size[seat] -= 1
                     self.history.append(act.text)
                     tm = self.tmask
-                    if FANFARE_MASK >> c & 1 or tm[MAGIC_CIRCLE] | tm[GREAT_CIRCLE] | tm[BURST]:
+                    fanfare = FANFARE_MASK >> c & 1
+                    if tm[MAGIC_CIRCLE] | tm[GREAT_CIRCLE] | tm[BURST] or (fanfare and self.fanfare_pos < 0):
                         self._place(seat, c, s, True)
                         self._advance()
                         return act
-                    # No Fanfare and no trigger sources: R18 reduces to PUT, LINE, FULL.
+                    # No trigger sources on the board: R18 reduces to PUT, LINE, [FANFARE,] FULL.
                     self.owner[s] = seat
                     self.card[s] = c
                     own = occ[seat] = occ[seat] | bit
@@ -510,6 +523,15 @@ class ZetaState(State):
                     elif self._has_line(seat, s):
                         self._win(seat, c, s)
                         return act
+                    if fanfare:
+                        fr = [seat, c, s, 1, self.fanfare_pos, -1, 0]
+                        frames = self.frames
+                        frames.append(fr)
+                        self._fanfare(fr)
+                        if self.result is not None or self.phase != MAIN:
+                            return act  # a decision is pending: the frame resumes after it
+                        frames.pop()
+                        filled = occ[0] | occ[1]
                     if filled | bit | self.blocked == self.geo.all:
                         self._check_full()
                     if self.result is None:
@@ -808,96 +830,139 @@ class ZetaState(State):
 
     def _fanfare(self, fr: list[int]) -> None:
         """ZETA-R32: resolve the placed card's Fanfare (it may open a pending decision)."""
-        seat, c, s = fr[F_SEAT], fr[F_CARD], fr[F_SQUARE]
-        other = 1 - seat
-        t = self.turn
-        rules = self.rules
-        geo = self.geo
-        if self.negate[seat] == t:  # ZETA-R35: the Fanfare has no effect
-            if c == WIND and fr[F_COVERED] >= 0:  # ZETA-R45(e)
+        seat = fr[F_SEAT]
+        if self.negate[seat] == self.turn:  # ZETA-R35: the Fanfare has no effect
+            if fr[F_COVERED] >= 0:  # ZETA-R45(e): a negated Wind Mage's covered card
                 covered = fr[F_COVERED]
                 self.set_aside = -1
-                if rules.wind_mage_negated == "remove_from_game":
+                if self.rules.wind_mage_negated == "remove_from_game":
                     self.removed[seat].append(covered)
                 else:
                     self.destroyed[seat].append(covered)
             return
-        if c == MIST:  # ZETA-R37
-            self._draw(seat, 1)
-            if self.result is None:
-                self._draw(other, 1)
-        elif c == DO_OVER:  # ZETA-R38
-            if self.hand_size[seat]:
-                types = [k for k in range(NUM_TYPES) if self.hands[seat][k]]
-                if len(types) == 1:
-                    self._destroy_hand(seat, types)
-                    self._draw(seat, 1)
-                else:
-                    self._ask(CHOOSE_HAND, seat, {"source": c, "square": s})
-            elif rules.do_over_empty_hand == "draw":
+        FANFARES[fr[F_CARD]](self, seat, fr[F_SQUARE], fr)
+
+    # One method per Fanfare card (ZETA-R37..R60): (seat A, square of the card, its frame).
+    def _mist(self, seat: int, s: int, fr: list[int]) -> None:
+        """ZETA-R37: you draw 1, then your opponent draws 1."""
+        self._draw(seat, 1)
+        if self.result is None:
+            self._draw(1 - seat, 1)
+
+    def _do_over(self, seat: int, s: int, fr: list[int]) -> None:
+        """ZETA-R38: destroy a card of your hand (your choice), then draw 1."""
+        if self.hand_size[seat]:
+            held = self.held[seat]
+            if not held & (held - 1):  # one card type: nothing to choose (ZETA-I-CT4)
+                self._destroy_hand(seat, [held.bit_length() - 1])
                 self._draw(seat, 1)
-        elif c == FORTUNE:  # ZETA-R39
-            drawn = self._draw(seat, 2)
-            if len(drawn) == 2:
-                if drawn[0] == drawn[1]:
-                    self._destroy_hand(seat, [drawn[0]])
-                else:
-                    self._ask(CHOOSE_FORTUNE, seat, {"source": c, "square": s, "drawn": sorted(drawn)})
-            elif len(drawn) == 1 and rules.fortune_short_draw == "destroy":
-                self._destroy_hand(seat, drawn)
-        elif c == BOOST:  # ZETA-R41
-            self._draw(seat, 1)
-        elif c == FIRE:  # ZETA-R42
-            self._offer_target(seat, c, s, geo.vertical[s])
-        elif c == ICE:  # ZETA-R43
-            self._offer_target(seat, c, s, geo.horizontal[s])
-        elif c == APPRENTICE:  # ZETA-R44
-            if rules.apprentice_check_time == "on_resolution":
-                if self.hand_size[other] >= 4:
-                    self.negate[other] = t + 1
             else:
-                self.apprentice[other] = t + 1
-        elif c == WIND:  # ZETA-R45(d)
-            if fr[F_COVERED] >= 0:
-                self.hands[seat][fr[F_COVERED]] += 1
-                self.held[seat] |= 1 << fr[F_COVERED]
-                self.hand_size[seat] += 1
-                self.set_aside = -1
-        elif c == HEXER:  # ZETA-R47
-            self.negate[other] = t + 1
-        elif c == POTION:  # ZETA-R48
-            self._draw(seat, 2)
-            if self.result is None:
-                self._destroy_random(other, 2)
-        elif c == BROOM:  # ZETA-R49
-            self.broom[seat] = t + 2
-        elif c == LIGHT:  # ZETA-R50
-            self._offer_target(seat, c, s, geo.d4[s])
-        elif c == ASTROLOGY:  # ZETA-R51
-            self._offer_target(seat, c, s, geo.center)
-        elif c == THUNDER:  # ZETA-R52: fewer own cards, not counting this card
-            mine = self.occ[seat] & ~(1 << s) if self.card[s] == THUNDER and self.owner[s] == seat else self.occ[seat]
-            if mine.bit_count() < self.occ[other].bit_count():
-                self._offer_target(seat, c, s, geo.all)
-        elif c == EARTH:  # ZETA-R53
-            self.only_zero[other] = t + 1
-        elif c == BLAZE:  # ZETA-R55
-            self._offer_target(seat, c, s, geo.n8[s])
-        elif c == MOURNING:  # ZETA-R57
-            count = len(self.destroyed[seat]) if rules.mourning_count_scope == "all" else self.destroyed_board[seat]
-            if count >= 5 and self._can_mourn(seat):
-                self._ask(CHOOSE_MOURN, seat, {"source": c, "square": s})
-        elif c == DARK:  # ZETA-R58
-            self._destroy_board(self._destroyable(geo.n4[s], seat, targeted=False))
-        elif c == ARROW:  # ZETA-R59
-            lines = self._full_lines()
-            if len(lines) == 1:
-                self._destroy_line(*lines[0])
-            elif lines:
-                self._ask(CHOOSE_LINE, seat, {"source": c, "square": s, "lines": lines})
-        elif c == ULTIMATE:  # ZETA-R60
-            for p in (seat, other):
-                self._destroy_hand(p, self.hand_cards(p), rules.ultimate_zero_disposal)
+                self._ask(CHOOSE_HAND, seat, {"source": DO_OVER, "square": s})
+        elif self.rules.do_over_empty_hand == "draw":  # ZETA-I33
+            self._draw(seat, 1)
+
+    def _fortune(self, seat: int, s: int, fr: list[int]) -> None:
+        """ZETA-R39: draw 2, destroy one of those two."""
+        drawn = self._draw(seat, 2)
+        if len(drawn) == 2:
+            if drawn[0] == drawn[1]:
+                self._destroy_hand(seat, [drawn[0]])
+            else:
+                self._ask(CHOOSE_FORTUNE, seat, {"source": FORTUNE, "square": s, "drawn": sorted(drawn)})
+        elif len(drawn) == 1 and self.rules.fortune_short_draw == "destroy":  # ZETA-I34
+            self._destroy_hand(seat, drawn)
+
+    def _boost(self, seat: int, s: int, fr: list[int]) -> None:
+        """ZETA-R41: draw 1."""
+        self._draw(seat, 1)
+
+    def _fire(self, seat: int, s: int, fr: list[int]) -> None:
+        """ZETA-R42: you may destroy a card directly above or below."""
+        self._offer_target(seat, FIRE, s, self.geo.vertical[s])
+
+    def _ice(self, seat: int, s: int, fr: list[int]) -> None:
+        """ZETA-R43: you may destroy a card directly left or right."""
+        self._offer_target(seat, ICE, s, self.geo.horizontal[s])
+
+    def _apprentice(self, seat: int, s: int, fr: list[int]) -> None:
+        """ZETA-R44: with 4+ cards in the opponent's hand, negate their next turn (ZETA-I35)."""
+        other = 1 - seat
+        if self.rules.apprentice_check_time == "on_resolution":
+            if self.hand_size[other] >= 4:
+                self.negate[other] = self.turn + 1
+        else:
+            self.apprentice[other] = self.turn + 1
+
+    def _wind(self, seat: int, s: int, fr: list[int]) -> None:
+        """ZETA-R45(d): the covered card returns to your hand (a vacancy placement: void)."""
+        covered = fr[F_COVERED]
+        if covered >= 0:
+            self.hands[seat][covered] += 1
+            self.held[seat] |= 1 << covered
+            self.hand_size[seat] += 1
+            self.set_aside = -1
+
+    def _hexer(self, seat: int, s: int, fr: list[int]) -> None:
+        """ZETA-R47: the opponent's Fanfares are void in their next turn."""
+        self.negate[1 - seat] = self.turn + 1
+
+    def _potion(self, seat: int, s: int, fr: list[int]) -> None:
+        """ZETA-R48: draw 2, then destroy up to 2 random cards of the opponent's hand."""
+        self._draw(seat, 2)
+        if self.result is None:
+            self._destroy_random(1 - seat, 2)
+
+    def _broom(self, seat: int, s: int, fr: list[int]) -> None:
+        """ZETA-R49: cost cap max(board, 10) in your next turn."""
+        self.broom[seat] = self.turn + 2
+
+    def _light(self, seat: int, s: int, fr: list[int]) -> None:
+        """ZETA-R50: you may destroy a diagonal neighbour; its square is then blocked."""
+        self._offer_target(seat, LIGHT, s, self.geo.d4[s])
+
+    def _astrology(self, seat: int, s: int, fr: list[int]) -> None:
+        """ZETA-R51: you may destroy a card on the central four squares."""
+        self._offer_target(seat, ASTROLOGY, s, self.geo.center)
+
+    def _thunder(self, seat: int, s: int, fr: list[int]) -> None:
+        """ZETA-R52: with fewer own cards (not counting this one), destroy any card."""
+        mine = self.occ[seat]
+        if self.card[s] == THUNDER and self.owner[s] == seat:
+            mine &= ~(1 << s)
+        if mine.bit_count() < self.occ[1 - seat].bit_count():
+            self._offer_target(seat, THUNDER, s, self.geo.all)
+
+    def _earth(self, seat: int, s: int, fr: list[int]) -> None:
+        """ZETA-R53: the opponent may place only cost-0 cards in their next turn."""
+        self.only_zero[1 - seat] = self.turn + 1
+
+    def _blaze(self, seat: int, s: int, fr: list[int]) -> None:
+        """ZETA-R55: you may destroy one of the 8 neighbours."""
+        self._offer_target(seat, BLAZE, s, self.geo.n8[s])
+
+    def _mourning(self, seat: int, s: int, fr: list[int]) -> None:
+        """ZETA-R57: with 5+ destroyed cards, you may place a cost-0 card from hand (ZETA-I23, I47)."""
+        scope_all = self.rules.mourning_count_scope == "all"
+        count = len(self.destroyed[seat]) if scope_all else self.destroyed_board[seat]
+        if count >= 5 and self._can_mourn(seat):
+            self._ask(CHOOSE_MOURN, seat, {"source": MOURNING, "square": s})
+
+    def _dark(self, seat: int, s: int, fr: list[int]) -> None:
+        """ZETA-R58: destroy every orthogonal neighbour, whoever owns it (barriers survive)."""
+        self._destroy_board(self._destroyable(self.geo.n4[s], seat, targeted=False))
+
+    def _arrow(self, seat: int, s: int, fr: list[int]) -> None:
+        """ZETA-R59: destroy the cards of one full rank or file (your choice among several)."""
+        lines = self._full_lines()
+        if len(lines) == 1:
+            self._destroy_line(*lines[0])
+        elif lines:
+            self._ask(CHOOSE_LINE, seat, {"source": ARROW, "square": s, "lines": lines})
+
+    def _ultimate(self, seat: int, s: int, fr: list[int]) -> None:
+        """ZETA-R60: both hands go to their Destroyed piles (ZETA-I24)."""
+        for p in (seat, 1 - seat):
+            self._destroy_hand(p, self.hand_cards(p), self.rules.ultimate_zero_disposal)
 
     def _ask(self, phase: int, seat: int, pending: dict[str, Any]) -> None:
         self.phase = phase
@@ -1048,6 +1113,21 @@ class ZetaState(State):
         new.pending = dict(self.pending)
         new.mulligan_left = list(self.mulligan_left)
         return new
+
+
+def _no_fanfare(state: ZetaState, seat: int, s: int, fr: list[int]) -> None:
+    """Cards without a Fanfare (ZETA-R33, R36)."""
+
+
+FANFARES: tuple[Any, ...] = tuple({
+    MIST: ZetaState._mist, DO_OVER: ZetaState._do_over, FORTUNE: ZetaState._fortune, BOOST: ZetaState._boost,
+    FIRE: ZetaState._fire, ICE: ZetaState._ice, APPRENTICE: ZetaState._apprentice, WIND: ZetaState._wind,
+    HEXER: ZetaState._hexer, POTION: ZetaState._potion, BROOM: ZetaState._broom, LIGHT: ZetaState._light,
+    ASTROLOGY: ZetaState._astrology, THUNDER: ZetaState._thunder, EARTH: ZetaState._earth,
+    BLAZE: ZetaState._blaze, MOURNING: ZetaState._mourning, DARK: ZetaState._dark, ARROW: ZetaState._arrow,
+    ULTIMATE: ZetaState._ultimate,
+}.get(c, _no_fanfare) for c in range(NUM_TYPES))
+"""The Fanfare of each card type, by index (ZETA-R37..R60)."""
 
 
 def square_label(geo: Geometry, s: int) -> str:
