@@ -21,7 +21,7 @@ from typing import Any, Literal
 from cardtable.core import Action, Game, State
 
 from .base import Agent, Candidate, View
-from .heuristics import Heuristic
+from .heuristics import Evaluator, Heuristic
 from .simple import pick_best
 
 Policy = Literal["random", "heuristic"]
@@ -53,7 +53,8 @@ class SearchConfig:
     rollout_epsilon: float = 0.1
     """With the heuristic rollout policy, the probability of a random action instead of the best one."""
     max_rollout_actions: int | None = None
-    """Stop a rollout after this many actions and score it as unfinished (None: play to the end)."""
+    """Stop a rollout after this many actions (None: play to the end) and score it with the game's
+    evaluator (the heuristic module's ``evaluate``), or as a draw if it has none."""
 
     def __post_init__(self) -> None:
         if self.iterations is None and self.seconds is None:
@@ -110,12 +111,13 @@ class ISMCTSAgent(Agent):
     """Information-set MCTS over determinisations sampled from the seat's view."""
 
     def __init__(self, game: Game[Any], config: SearchConfig | None = None, *,
-                 heuristic: Heuristic | None = None, spec: str = "ismcts") -> None:
+                 heuristic: Heuristic | None = None, evaluator: Evaluator | None = None, spec: str = "ismcts") -> None:
         self.game = game
         self.config = config or SearchConfig()
         if "heuristic" in (self.config.rollout, self.config.expansion) and heuristic is None:
             raise ValueError(f"heuristic rollouts and expansion need a heuristic for {game.name}")
         self.heuristic = heuristic
+        self.evaluator = evaluator
         self.spec = spec
         self._root: _Node | None = None
         self.last_stats = SearchStats(0, 0.0, 0)
@@ -222,8 +224,11 @@ class ISMCTSAgent(Agent):
             det.apply(best.action)
             path.append(best)
             node = best
-        self._rollout(det, rng)
-        returns = det.returns()
+        finished = self._rollout(det, rng)
+        if finished or self.evaluator is None:
+            returns = det.returns()
+        else:
+            returns = self.evaluator(det.view(None))
         rewards = [min(1.0, max(0.0, (r + 1.0) / 2.0)) for r in returns]
         root.visits += 1
         for step in path[1:]:
@@ -231,8 +236,8 @@ class ISMCTSAgent(Agent):
             step.total += rewards[step.player]
         return len(path) - 1
 
-    def _rollout(self, det: State, rng: random.Random) -> None:
-        """Play ``det`` forward with the rollout policy until it ends or the cap is reached."""
+    def _rollout(self, det: State, rng: random.Random) -> bool:
+        """Play ``det`` forward with the rollout policy until it ends (True) or the cap is reached (False)."""
         cap = self.config.max_rollout_actions
         if cap is None:
             cap = self.game.termination_bound
@@ -242,7 +247,7 @@ class ISMCTSAgent(Agent):
         while steps < cap:
             player = det.current_player
             if player is None:
-                return
+                return True
             legal = det.legal_actions()
             if heuristic is None or len(legal) == 1 or rng.random() < epsilon:
                 action = legal[rng.randrange(len(legal))]
@@ -250,3 +255,4 @@ class ISMCTSAgent(Agent):
                 action = legal[pick_best(heuristic(det.view(player), [str(a) for a in legal]), rng)]
             det.apply(action)
             steps += 1
+        return det.current_player is None

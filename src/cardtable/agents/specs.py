@@ -13,16 +13,19 @@ from typing import Any
 from cardtable.core import Game
 
 from .base import Agent
-from .heuristics import heuristic_for
+from .heuristics import evaluator_for, has_heuristic, heuristic_for
 from .ismcts import ISMCTSAgent, SearchConfig
 from .simple import HeuristicAgent, RandomAgent
 
 LEVELS: dict[str, SearchConfig] = {
-    "easy": SearchConfig(iterations=100, rollout="random"),
-    "normal": SearchConfig(iterations=500, rollout="random"),
-    "hard": SearchConfig(iterations=2000, rollout="random"),
+    "easy": SearchConfig(iterations=100, rollout="heuristic", expansion="heuristic"),
+    "normal": SearchConfig(iterations=300, rollout="heuristic", expansion="heuristic"),
+    "hard": SearchConfig(iterations=1000, rollout="heuristic", expansion="heuristic"),
 }
-"""ISMCTS budgets by difficulty level (per decision)."""
+"""ISMCTS budgets by difficulty level (per decision), guided by the game's heuristic.
+
+For a game without a heuristic the levels fall back to random expansion and rollouts.
+"""
 
 DIFFICULTIES: dict[str, str] = {
     "easy": "heuristic:epsilon=0.3",
@@ -108,11 +111,13 @@ def _number(spec: AgentSpec, key: str, kind: type[int] | type[float]) -> Any:
                                         f"got {spec.options[key]!r}") from None
 
 
-def search_config(spec: AgentSpec) -> SearchConfig:
-    """The ISMCTS configuration an ``ismcts`` spec describes (its level, then its options)."""
+def search_config(spec: AgentSpec, game: Game[Any] | None = None) -> SearchConfig:
+    """The ISMCTS configuration an ``ismcts`` spec describes (its level, then its options) for ``game``."""
     cfg = LEVELS[spec.level or "normal"]
     changes: dict[str, Any] = {}
     opts = spec.options
+    if game is not None and not has_heuristic(game.name):
+        changes.update(rollout="random", expansion="random")
     if "iterations" in opts or "iters" in opts:
         key = "iterations" if "iterations" in opts else "iters"
         changes["iterations"] = _number(spec, key, int)
@@ -149,11 +154,11 @@ def make_agent(spec: str, game: Game[Any]) -> Agent:
             return HeuristicAgent(heuristic_for(game.name), epsilon, spec=parsed.text)
         except ValueError as exc:
             raise AgentSpecError(spec, str(exc)) from None
-    cfg = search_config(parsed)
+    cfg = search_config(parsed, game)
     heuristic = None
     if "heuristic" in (cfg.rollout, cfg.expansion):
         try:
             heuristic = heuristic_for(game.name)
         except ValueError as exc:
             raise AgentSpecError(spec, str(exc)) from None
-    return ISMCTSAgent(game, cfg, heuristic=heuristic, spec=parsed.text)
+    return ISMCTSAgent(game, cfg, heuristic=heuristic, evaluator=evaluator_for(game.name), spec=parsed.text)

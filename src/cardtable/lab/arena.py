@@ -367,12 +367,12 @@ def parse_setup(items: Sequence[str]) -> dict[str, Any]:
 
 
 def config_from_strings(game: str, agent_a: str, agent_b: str, *, games: int = 100, jobs: int = 1, seed: int = 0,
-                        rules: Sequence[str] = (), setup: Sequence[str] = (), records: str | Path | None = None,
-                        max_actions: int | None = None) -> ArenaConfig:
+                        rules: Sequence[str] = (), setup: Sequence[str] = (), extra_setup: Mapping[str, Any] | None = None,
+                        records: str | Path | None = None, max_actions: int | None = None) -> ArenaConfig:
     """An arena configuration from command-line strings (ValueError saying what is wrong)."""
     cls = game_class(game)
     flags = parse_assignments(cls.Rules, rules)
-    return ArenaConfig(game, agent_a, agent_b, games, jobs, seed, flags, parse_setup(setup),
+    return ArenaConfig(game, agent_a, agent_b, games, jobs, seed, flags, {**parse_setup(setup), **(extra_setup or {})},
                        Path(records) if records is not None else None, max_actions)
 
 
@@ -418,8 +418,9 @@ def report_table(result: ArenaResult) -> Any:
 
 
 def arena_main(game: str, agent_a: str, agent_b: str, *, games: int = 100, jobs: int = 1, seed: int = 0,
-               rules: Sequence[str] = (), setup: Sequence[str] = (), records: str | None = None,
-               max_actions: int | None = None, progress: bool = True, json_out: bool = False) -> ArenaResult:
+               rules: Sequence[str] = (), setup: Sequence[str] = (), extra_setup: Mapping[str, Any] | None = None,
+               records: str | None = None, max_actions: int | None = None, progress: bool = True,
+               json_out: bool = False) -> ArenaResult:
     """Run ``cardtable arena`` end to end: parse, play with a progress bar, print the report."""
     import json
 
@@ -434,7 +435,7 @@ def arena_main(game: str, agent_a: str, agent_b: str, *, games: int = 100, jobs:
     )
 
     config = config_from_strings(game, agent_a, agent_b, games=games, jobs=jobs, seed=seed, rules=rules,
-                                 setup=setup, records=records, max_actions=max_actions)
+                                 setup=setup, extra_setup=extra_setup, records=records, max_actions=max_actions)
     total = len(plan(config))
     console = Console()
     err = Console(stderr=True)

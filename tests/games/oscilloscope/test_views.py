@@ -64,3 +64,16 @@ def test_sampled_decks_hold_only_what_they_can() -> None:
         sample = GAME.sample_state(state.view(None), random.Random(i))
         assert set(sample.zones()["trigger_deck"]) <= {"LOH", "CLEAR", "T_HL", "T_LH", "T_BOTH"}
         assert set(sample.zones()["pulse_deck"]) <= {"HL", "LH", "LOH", "NOISE"}
+
+
+def test_samples_for_other_seats_keep_the_phase_possible() -> None:
+    """A trigger phase is public: every sample gives its decider a card with a legal target (OSC-R13)."""
+    for seed in range(6):
+        state = GAME.new_game(seed=seed, players=3)
+        rng = random.Random(seed)
+        while not state.is_over:
+            if state.phase.value == "trigger":
+                for viewer in (None, (state.current_player + 1) % 3):  # type: ignore[operator]
+                    sample = GAME.sample_state(state.view(viewer), random.Random(rng.random()))
+                    assert sample.legal_actions() and sample.view(viewer) == state.view(viewer)
+            state.apply(state.legal_actions()[rng.randrange(len(state.legal_actions()))])

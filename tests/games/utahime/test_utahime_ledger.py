@@ -301,3 +301,38 @@ def test_uta_i_ct5_free_flip_makes_a_stall_live() -> None:
               jokers=(False, False), discards=(["H2"], []), effects=[(3, "ban", P1, "S")])
     play(s, "flip H2", "stall", "nocosmic")
     assert s.prev_dead is False
+
+
+def test_uta_i_ct3_effects_made_in_the_opponents_turn_wait_for_its_next_attack() -> None:
+    toml = ('format = 1\nname = "x"\n[[option]]\nname = "hex"\ntiming = "any_time"\n'
+            'effects = [{ do = "forbid_suit", suit = "S" }]\n')
+    s = build(3, P1, setup={"option_set": "custom", "option_toml": toml, "p2_options": ["hex"]},
+              hands=(["D8", "S5"], ["H9"]))
+    play(s, "attack D8", "option hex")
+    assert (5, 0, P1, 1) in s.effects  # P1's next attacking turn is 5
+
+
+def test_uta_i_ct4_played_heart_must_still_be_face_up_and_the_hand_needs_room() -> None:
+    flags = {"heart_next_source": "played_card"}
+    full = ["H5"] + [f"S{r}" for r in range(2, 11)] + ["SJ"]
+    s = build(3, P1, flags=flags, hands=(full[:10], ["D2"]))
+    play(s, "attack H5", "noblock", "noreact")
+    assert len(s.hands[P1]) == 10 and verbs(s, "heartnext") == []
+    s = build(3, P1, flags=flags, hands=(["H5"], ["C9"]))
+    play(s, "attack H5", "block C9")
+    assert verbs(s, "heartnext") == ["heartnext H5"]
+
+
+def test_uta_i_ct13_heart_next_with_one_card_left_takes_it() -> None:
+    s = build(3, P1, hands=(["S9", "H2"], ["D2"]))
+    s.discards[P1] = list(reversed(s.decks[P1][1:]))
+    s.decks[P1] = s.decks[P1][:1]
+    play(s, "attack S9", "noblock", "noreact", "take D2", "heartnext H2")
+    assert s.phase == Phase.POST and len(s.hands[P1]) == 1 and s.decks[P1] == []
+
+
+def test_uta_i_ct17_engine_limits() -> None:
+    with pytest.raises(ValueError, match="at most 40 option cards"):
+        game(option_cost_budget=1000, option_max_copies=100).new_game(
+            seed=1, option_set="designer_example", p1_options=["dig"] * 41)
+    assert started(hand_limit=20).hands[P1].__len__() == 20

@@ -15,6 +15,14 @@ from typing import Any
 Heuristic = Callable[[Mapping[str, Any], Sequence[str]], list[float]]
 """Scores for each legal action string (higher is better), from the view alone."""
 
+Evaluator = Callable[[Mapping[str, Any]], list[float]]
+"""Each seat's prospects in [-1, 1] (like ``returns()``) from a view of an unfinished game.
+
+A heuristic module may define one as ``evaluate``; searches use it to score rollouts they cut short.
+"""
+
+_EVALUATORS: dict[str, Evaluator | None] = {}
+
 _HEURISTICS: dict[str, str | Heuristic] = {
     "zeta": "cardtable.agents.heuristics.zeta:score_actions",
     "oscilloscope": "cardtable.agents.heuristics.oscilloscope:score_actions",
@@ -22,9 +30,12 @@ _HEURISTICS: dict[str, str | Heuristic] = {
 }
 
 
-def register_heuristic(game: str, heuristic: str | Heuristic) -> None:
-    """Register the heuristic of ``game``: a function or an import path ``"module:function"``."""
+def register_heuristic(game: str, heuristic: str | Heuristic, evaluate: Evaluator | None = None) -> None:
+    """Register the heuristic of ``game`` (a function or ``"module:function"``) and optionally its evaluator."""
     _HEURISTICS[game] = heuristic
+    _EVALUATORS.pop(game, None)
+    if evaluate is not None:
+        _EVALUATORS[game] = evaluate
 
 
 def has_heuristic(game: str) -> bool:
@@ -49,4 +60,15 @@ def heuristic_for(game: str) -> Heuristic:
     except (ImportError, AttributeError) as exc:
         raise ValueError(f"the heuristic of {game!r} ({target}) is not available: {exc}") from None
     _HEURISTICS[game] = fn
+    _EVALUATORS.setdefault(game, getattr(importlib.import_module(module), "evaluate", None))
     return fn
+
+
+def evaluator_for(game: str) -> Evaluator | None:
+    """The position evaluator of ``game``'s heuristic module, or None if it has none."""
+    if game not in _EVALUATORS:
+        try:
+            heuristic_for(game)
+        except ValueError:
+            return None
+    return _EVALUATORS.get(game)

@@ -142,7 +142,8 @@ PULSE_DECK: tuple[Card, ...] = tuple(c.card for c in CARD_TYPES for _ in range(c
 TRIGGER_DECK: tuple[Card, ...] = tuple(c.card for c in CARD_TYPES for _ in range(c.trigger_deck))
 """The 40-card trigger deck (OSC-R1): LOH 5, CLEAR 5, T_HL 10, T_LH 10, T_BOTH 10."""
 ALL_CARDS: Counter[str] = Counter({c.token: c.total for c in CARD_TYPES})
-"""All 110 cards by token: what the zones of every position add up to (§2.3)."""
+"""All 110 cards by token: what the zones of every position add up to (§2.3, OSC-I3: an LOH from
+either deck is the same card; OSC-I2: the seed's フィルタ山札 is the trigger deck)."""
 
 # Card classes (§2.1), as tuples indexed by card value for the hot path.
 IS_PULSE_TYPE = (True, True, True, True, False, False, False, False)

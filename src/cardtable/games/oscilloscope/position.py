@@ -9,6 +9,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Mapping
+from math import comb
 from typing import TYPE_CHECKING, Any
 
 from cardtable.core import InvalidPosition
@@ -45,8 +46,15 @@ def _card(value: Any, path: str) -> int:
     return int(card)
 
 
+CARD_INDEX = {token: i for i, token in enumerate(TOKENS)}
+
+
 def _cards(value: Any, path: str) -> list[int]:
-    return [_card(v, f"{path}[{i}]") for i, v in enumerate(jp.array(value, path))]
+    items = jp.array(value, path)
+    try:
+        return [CARD_INDEX[v] for v in items]  # the fast path; errors are explained below
+    except (KeyError, TypeError):
+        return [_card(v, f"{path}[{i}]") for i, v in enumerate(items)]
 
 
 def _counts(value: Any, path: str) -> list[int]:
@@ -80,8 +88,12 @@ def _ints(value: Any, path: str, length: int, lo: int, hi: int | None = None) ->
 
 
 def read_position(game: OscilloscopeGame, position: Any, seed: int, setup: dict[str, Any],
-                  rng: random.Random) -> OscilloscopeState:
-    """Build a state from ``$.position``, validating every field against the rules."""
+                  rng: random.Random, require_legal: bool = True) -> OscilloscopeState:
+    """Build a state from ``$.position``, validating every field against the rules.
+
+    With ``require_legal`` (always, except while sampling) a position whose decider has no legal
+    action is refused.
+    """
     rules = game.rules
     d = jp.obj(position, "$.position")
     _keys(d, POSITION_KEYS, "$.position")
@@ -220,7 +232,7 @@ def read_position(game: OscilloscopeGame, position: Any, seed: int, setup: dict[
         raise InvalidPosition("$.position", f"the zones must hold the 110 cards of §2.3 exactly; off by {diff}")
 
     _read_pending(st, jp.obj(d["pending"], "$.position.pending"))
-    if st.phase is not Phase.OVER and not st.legal_actions():
+    if require_legal and st.phase is not Phase.OVER and not st.legal_actions():
         raise InvalidPosition("$.position.phase", f"no legal action in the {phase.value} phase for "
                                                   f"P{st.decider + 1}")
     return st
@@ -273,10 +285,17 @@ def _read_pending(st: OscilloscopeState, pending: Mapping[str, Any]) -> None:
         _keys(pending, (), path)
     if phase is Phase.FILTERS and (any(f != EMPTY for f in st.filters) or st.stock != EMPTY):
         raise InvalidPosition("$.position.filters", "filters are chosen from the offer in the filters phase")
+    rules = st.game.rules
+    if phase is Phase.CAPTURE and not rules.capture_optional:
+        raise InvalidPosition("$.position.phase", "captures are compulsory under these rules (capture_optional)")
+    if phase is Phase.MORE and not rules.lowhi_multi_per_set:
+        raise InvalidPosition("$.position.phase", "one placement per trigger set under these rules (lowhi_multi_per_set)")
+    if phase is Phase.KEEP and len(st._keepable_filters() if st.solo else st._keepable_triggers()) < 2:
+        raise InvalidPosition("$.position.phase", "a keep choice needs two candidates (OSC-R30, OSC-I-CT1)")
     if phase is Phase.EXCHANGE and (st.stock == EMPTY or not st.captured_last_set):
         raise InvalidPosition("$.position.phase", "an exchange needs a stock and a capture in the last set (OSC-R55)")
     if phase is Phase.ASSIGN:
-        if st.game.rules.train_assignment != "choose":
+        if rules.train_assignment != "choose":
             raise InvalidPosition("$.position.phase", "trains are dealt at random under these rules")
         chosen = sum(1 for a in st.assigned if a != EMPTY)
         for i in range(n):
@@ -345,57 +364,75 @@ def sample_position(game: OscilloscopeGame, view: Any, rng: random.Random) -> Os
     need = sum(hand_sizes[p] for p in hidden)
     if need + pulse_size + trigger_size != len(unseen):
         raise InvalidPosition("$.sizes", "hand and deck sizes do not match the unseen cards")
-    dealt, pulse, trigger = _deal_unseen(unseen, need, pulse_size, trigger_size, mixed, rng)
-    at = 0
-    for p in hidden:
-        hands[p] = [TOKENS[k] for k in sorted(dealt[at:at + hand_sizes[p]])]
-        at += hand_sizes[p]
-    position["hands"] = hands
-    position["pulse_deck"] = [TOKENS[k] for k in pulse]
-    position["trigger_deck"] = [TOKENS[k] for k in trigger]
     setup = {"players": players}
-    return read_position(game, position, 0, setup, random.Random(rng.getrandbits(64)))
+
+    def build(forced: list[int]) -> OscilloscopeState:
+        """Deal the unseen cards (``forced`` ones first into the first hidden hand) and read the position."""
+        pool = unseen[:]
+        for k in forced:
+            pool.remove(k)
+        dealt, pulse, trigger = _deal_unseen(pool, need - len(forced), pulse_size, trigger_size, mixed, rng)
+        dealt = forced + dealt
+        at = 0
+        for p in hidden:
+            hands[p] = [TOKENS[k] for k in sorted(dealt[at:at + hand_sizes[p]])]
+            at += hand_sizes[p]
+        position["hands"] = hands
+        position["pulse_deck"] = [TOKENS[k] for k in pulse]
+        position["trigger_deck"] = [TOKENS[k] for k in trigger]
+        return read_position(game, position, 0, setup, random.Random(rng.getrandbits(64)), require_legal=False)
+
+    # The phase is public: a trigger phase means its decider holds a card with a legal target (OSC-R13).
+    hidden.sort(key=lambda p: p != position["turn_player"])
+    for _ in range(64):
+        state = build([])
+        if state.phase is Phase.OVER or state.legal_actions():
+            return state
+    candidates = sorted({k for k in unseen if IS_TRIGGER_CAPABLE[k]}, key=lambda k: rng.random())
+    for k in candidates:
+        try:
+            state = build([k])
+        except InvalidPosition:
+            continue
+        if state.legal_actions():
+            return state
+    raise InvalidPosition("$.phase", "no deal of the unseen cards gives the decider a legal action")
 
 
 def _deal_unseen(unseen: list[int], hand_cards: int, pulse_size: int, trigger_size: int, mixed: bool,
                  rng: random.Random) -> tuple[list[int], list[int], list[int]]:
-    """Split the unseen cards into hidden hands, pulse deck and trigger deck, respecting what decks can hold."""
-    must_pulse = {HL, LH, NOISE}  # never in the trigger deck
-    must_trigger = set() if mixed else {CLEAR, T_HL, T_LH, T_BOTH}  # never in an unmixed pulse deck
-    pool = unseen[:]
-    for _ in range(8):  # rejection: uniform among consistent deals, usually at once
-        rng.shuffle(pool)
-        rest = pool[hand_cards:]
-        if sum(1 for k in rest if k in must_pulse) <= pulse_size and \
-                sum(1 for k in rest if k in must_trigger) <= trigger_size:
-            return pool[:hand_cards], *_split_decks(rest, pulse_size, must_pulse, must_trigger, rng)
-    # Constructive fallback: the hands absorb the cards the decks cannot hold, then random cards.
-    rng.shuffle(pool)
-    a = [k for k in pool if k in must_pulse]
-    b = [k for k in pool if k in must_trigger]
-    hand = a[:max(0, len(a) - pulse_size)] + b[:max(0, len(b) - trigger_size)]
-    if len(hand) > hand_cards:
+    """Split the unseen cards into hidden hands, pulse deck and trigger deck, uniformly among the
+    deals that respect what each deck can hold (the trigger deck: trigger-deck kinds; an unmixed
+    pulse deck: pulse kinds)."""
+    must_trigger_kinds = () if mixed else (CLEAR, T_HL, T_LH, T_BOTH)
+    must_pulse = [k for k in unseen if k in (HL, LH, NOISE)]  # never in the trigger deck
+    must_trigger = [k for k in unseen if k in must_trigger_kinds]  # never in an unmixed pulse deck
+    free = [k for k in unseen if k not in (HL, LH, NOISE) and k not in must_trigger_kinds]
+    a, b, f = len(must_pulse), len(must_trigger), len(free)
+    options: list[tuple[int, int, int]] = []
+    weights: list[int] = []
+    for x in range(max(0, a - pulse_size), min(a, hand_cards) + 1):  # pulse-only cards in hands
+        for y in range(max(0, b - trigger_size), min(b, hand_cards - x) + 1):  # trigger-only in hands
+            z = hand_cards - x - y
+            if z > f:
+                continue
+            options.append((x, y, z))
+            weights.append(comb(a, x) * comb(b, y) * comb(f, z) * comb(f - z, pulse_size - a + x))
+    if not options:
         raise InvalidPosition("$.sizes", "no deal of the unseen cards fits the decks")
-    rest = pool[:]
-    for k in hand:
-        rest.remove(k)
-    rng.shuffle(rest)
-    fill = hand_cards - len(hand)  # any further cards keep the decks' limits
-    hand += rest[:fill]
-    rest = rest[fill:]
-    return hand, *_split_decks(rest, pulse_size, must_pulse, must_trigger, rng)
-
-
-def _split_decks(rest: list[int], pulse_size: int, must_pulse: set[int], must_trigger: set[int],
-                 rng: random.Random) -> tuple[list[int], list[int]]:
-    pulse = [k for k in rest if k in must_pulse]
-    trigger = [k for k in rest if k in must_trigger]
-    free = [k for k in rest if k not in must_pulse and k not in must_trigger]
+    pick = rng.randrange(sum(weights))
+    chosen = 0
+    while pick >= weights[chosen]:
+        pick -= weights[chosen]
+        chosen += 1
+    x, y, z = options[chosen]
+    rng.shuffle(must_pulse)
+    rng.shuffle(must_trigger)
     rng.shuffle(free)
-    take = pulse_size - len(pulse)
-    pulse += free[:take]
-    trigger += free[take:]
-    rng.shuffle(pulse)
-    rng.shuffle(trigger)
-    return pulse, trigger
-
+    hands = must_pulse[:x] + must_trigger[:y] + free[:z]
+    fill = pulse_size - a + x
+    pulse = must_pulse[x:] + free[z:z + fill]
+    trigger = must_trigger[y:] + free[z + fill:]
+    for cards in (hands, pulse, trigger):
+        rng.shuffle(cards)
+    return hands, pulse, trigger

@@ -93,6 +93,9 @@ class RuleTables:
             tuple(WILD if out == DECLARE else out for out in row) for row in conn)
         """Setup builds trains with nobody to declare: a flat card after a wild level stays wild (OSC-I-CT5)."""
         self.connects: tuple[tuple[bool, ...], ...] = tuple(tuple(out != NO for out in row) for row in conn)
+        self.connecting: tuple[tuple[tuple[int, int], ...], ...] = tuple(
+            tuple((card, conn[card][level]) for card in range(8) if conn[card][level] != NO) for level in range(3))
+        """``connecting[incoming level]``: the (card, out-level or DECLARE) pairs that connect there (D4)."""
         # OSC-R27: what each trigger is satisfied by; a T_HL/T_LH card sitting in a train (only under
         # trigger_cards_connect) counts as the edge it draws (OSC-I-CT6).
         under_edge = {HL: (HL, T_HL), LH: (LH, T_LH)}
@@ -153,6 +156,7 @@ class OscilloscopeState(State):
         self.game = game
         self.rules = game.rules
         self.tables = game.tables
+        self.close_gaps = game.rules.close_gaps_on_capture
         self.seed = seed
         self.setup = setup
         self.rng = rng
@@ -162,8 +166,8 @@ class OscilloscopeState(State):
         self.ntrains = 2 if self.solo else self.players  # OSC-R2
         self.cards: list[list[int]] = [[EMPTY] * POSITIONS for _ in range(self.ntrains)]
         self.levels: list[list[int]] = [[EMPTY] * POSITIONS for _ in range(self.ntrains)]
-        self.triggers: list[list[int]] = []
-        """Board triggers in placement order, each ``[train, slot, card, owner]`` (D6)."""
+        self.triggers: list[list[int]] = []  # OSC-R7: no trigger at the start
+        """Board triggers in placement order, each ``[train, slot, card, owner]`` (D6, OSC-R21)."""
         self.filters: list[int] = [EMPTY] * self.ntrains if self.solo else []
         self.stock = EMPTY
         self.offer: list[int] = []
@@ -301,9 +305,9 @@ class OscilloscopeState(State):
 
     def is_complete(self, train: int) -> bool:
         """D5 / OSC-R35: slot 5 occupied (five cards under ``close_gaps_on_capture``, OSC-I34)."""
-        if self.rules.close_gaps_on_capture:
+        if self.close_gaps:
             return EMPTY not in self.cards[train]
-        return self.cards[train][POSITIONS - 1] != EMPTY
+        return self.cards[train][4] != EMPTY
 
     def reference_level(self, train: int) -> int:
         """D3 at the refill slot: the out-level of the train's last card, wild if it has none (OSC-I7)."""
@@ -314,7 +318,7 @@ class OscilloscopeState(State):
         return WILD
 
     def refill_slot(self, train: int) -> int:
-        """OSC-R35: slot 5, or the first slot after the last card under ``close_gaps_on_capture``."""
+        """OSC-R35 (OSC-I36): slot 5, or the first slot after the last card under ``close_gaps_on_capture``."""
         if not self.rules.close_gaps_on_capture:
             return POSITIONS - 1
         row = self.cards[train]
@@ -395,18 +399,22 @@ class OscilloscopeState(State):
     # Trigger placement (OSC-R12 to OSC-R21) ------------------------------------------------------
     def placement_problem(self, player: int, card: int, train: int, slot: int) -> tuple[str, str] | None:
         """Why ``player`` may not place ``card`` on (train, slot) now, or None if the rules allow it."""
-        rules = self.rules
         if not IS_TRIGGER_CAPABLE[card]:
             return ("OSC-R12", f"{TOKENS[card]} cannot be placed as a trigger (only LOH, CLEAR and the XX triggers)")
         if self.hands[player][card] == 0:
             return ("OSC-R12", f"{TOKENS[card]} is not in the player's hand")
         if train >= self.ntrains:
             return ("OSC-R12", f"there is no train {TRAIN_LETTERS[train]}")
+        return self._target_problem(card, train, slot)
+
+    def _target_problem(self, card: int, train: int, slot: int) -> tuple[str, str] | None:
+        """OSC-R14 to OSC-R19 for a trigger-capable card in hand: may it go on (train, slot)?"""
+        rules = self.rules
         if self.cards[train][slot] == EMPTY:
             return ("OSC-R14", "the target slot is empty; a trigger must lie on a card (OSC-I25)")
         if rules.forbid_slot1_always and slot == 0:
             return ("OSC-R14", "no trigger at time position 1 (forbid_slot1_always, OSC-I24)")
-        if slot == 0 and rules.trigger_anchor == "card" and self.is_full(train):
+        if slot == 0 and rules.trigger_anchor == "card" and EMPTY not in self.cards[train]:
             return ("OSC-R14", "the next shift discards this card (slot 1 of a full train, OSC-I24)")
         triggers = self.triggers
         if not triggers:
@@ -443,15 +451,16 @@ class OscilloscopeState(State):
             lo, hi = max(0, anchor - reach), min(POSITIONS - 1, anchor + reach)
             if stack_only:
                 lo = hi = anchor
-        problem = self.placement_problem
+        problem = self._target_problem  # the same check ``placement_problem`` makes
         for card in TRIGGER_KINDS:
             if not hand[card] or (stack_only and card != LOH):
                 continue
             table = PLACE[card]
             for train in range(self.ntrains):
+                row = table[train]
                 for slot in range(lo, hi + 1):
-                    if problem(player, card, train, slot) is None:
-                        out.append(table[train][slot])
+                    if problem(card, train, slot) is None:
+                        out.append(row[slot])
         return out
 
     # Refill (OSC-R35 to OSC-R39) ---------------------------------------------------------------------
@@ -462,18 +471,19 @@ class OscilloscopeState(State):
         return targets if targets else mine
 
     def _refill_options(self, player: int) -> list[Action]:
-        """OSC-R37 / OSC-R62: connecting cards if any (must-connect), else a discard of any card."""
+        """OSC-R37 / OSC-R62 (OSC-I60): connecting cards if any (must-connect), else a discard of any card.
+
+        A Low or Hi is a pulse card here whichever deck it came from (OSC-I65).
+        """
         hand = self.hands[player]
-        conn = self.tables.conn
         placements: list[Action] = []
+        connecting = self.tables.connecting
         for train in self._refill_targets(player):
-            ref = self.reference_level(train)
-            for card in range(8):
+            for card, out in connecting[self.reference_level(train)]:
                 if hand[card]:
-                    out = conn[card][ref]
                     if out >= 0:
                         placements.append(REFILL[train][card])
-                    elif out == DECLARE:  # OSC-I5 variant: declare the level
+                    else:  # DECLARE, OSC-I5 variant: declare the level
                         placements.extend(REFILL_DECLARED[train][card])
         discards: list[Action] = [DISCARD[card] for card in range(8) if hand[card]]
         if not placements:
@@ -565,7 +575,7 @@ class OscilloscopeState(State):
 
     # -- apply ------------------------------------------------------------------------------------------
     def _apply(self, action: Action) -> None:
-        """Carry out a legal decision, then run the set's automatic steps up to the next decision."""
+        """Carry out a legal decision, then run the set's automatic steps up to the next decision (OSC-I12)."""
         self._legal = None
         player = self.decider
         nxt = _WAIT
@@ -625,7 +635,7 @@ class OscilloscopeState(State):
         return _WAIT
 
     def _end(self, reason: str, rule: str) -> int:
-        """End the game now and score it (OSC-R47 to OSC-R51, OSC-R61)."""
+        """End the game now and score it (OSC-R50: by OSC-R34, R46, R60, R63 or R64; scored by R47-R51, R61)."""
         self.end_reason = reason
         self.end_rule = rule
         self.phase = Phase.OVER
@@ -647,18 +657,23 @@ class OscilloscopeState(State):
         rest = self.offer[:]
         rest.remove(a)
         rest.remove(b)
-        self.filters[0], self.filters[1] = a, b
+        self.filters[0], self.filters[1] = a, b  # OSC-R58 (OSC-I56): the same kind twice is fine, no cancelling
         self.stock = rest[0]
         self.offer = []
         return _SET_BEGIN
 
     # The set (OSC-R9, OSC-R54) -------------------------------------------------------------------------
     def _set_begin(self) -> int:
-        if self.solo:
+        if self.solo:  # OSC-R54: exchange, shift, capture, end check, refill
             return self._solo_exchange_step()
-        # OSC-R13: the placement is compulsory when one exists; OSC-R11: otherwise the set goes on.
-        if self._placements(self.turn, stack_only=False):
-            return self._wait(Phase.TRIGGER, self.turn)
+        # OSC-R13: the placement is compulsory when one exists; OSC-R11 (OSC-I16): otherwise the set goes on.
+        placements = self._placements(self.turn, stack_only=False)
+        if placements:
+            if self.rules.main_trigger_optional:  # OSC-I15
+                placements.append(PASS)
+            self._wait(Phase.TRIGGER, self.turn)
+            self._legal = placements
+            return _WAIT
         return _SHIFT
 
     def _early_end_applies(self) -> bool:
@@ -690,11 +705,15 @@ class OscilloscopeState(State):
         if step == 5:
             return _SET_END
         if early:
-            return _SET_END  # OSC-R10: steps 2-5 are skipped
+            return _SET_END  # OSC-R10: steps 2-5 are skipped, top-up included (OSC-I66)
         return _SHIFT
 
     def _place(self, player: int, card: int, train: int, slot: int) -> bool:
-        """Lay a trigger (OSC-R15 to OSC-R20); True if the new card stays on the board."""
+        """Lay a trigger (OSC-R15 to OSC-R20, OSC-I20); True if the new card stays on the board.
+
+        The board keeps the OSC-R21 invariants (OSC-I21) by construction: one position, one trigger
+        per slot, at most one XX trigger.
+        """
         self.hands[player][card] -= 1
         self.any_trigger_placed = True
         triggers = self.triggers
@@ -732,7 +751,10 @@ class OscilloscopeState(State):
         return True
 
     def _shift(self) -> None:
-        """OSC-R22 to OSC-R26: every train scrolls left; a full train drops slot 1, others close gaps."""
+        """OSC-R22 to OSC-R26 (OSC-I35): every train scrolls left; a full train drops slot 1, others close gaps.
+
+        Levels are moved, never recomputed (OSC-R26, OSC-I62).
+        """
         ride = self.rules.trigger_anchor == "card"  # OSC-R25 (OSC-I18)
         for c in range(self.ntrains):
             row = self.cards[c]
@@ -781,7 +803,7 @@ class OscilloscopeState(State):
         return _CAPTURE_KEEP
 
     def _capture_row(self) -> int:
-        """OSC-R28: the time position captured now, or -1 (all triggers at one position, all satisfied)."""
+        """OSC-R28: the time position captured now, or -1 (all triggers at one position, all satisfied, OSC-I31)."""
         triggers = self.triggers
         if not triggers:
             return -1
@@ -800,7 +822,7 @@ class OscilloscopeState(State):
         return row
 
     def _solo_capture_row(self) -> int:
-        """OSC-R56: every present filter satisfied by slot 1 of its own train; returns 0 or -1."""
+        """OSC-R56 (OSC-I54): every present filter satisfied by slot 1 of its own train; returns 0 or -1."""
         sat = self.tables.sat
         present = False
         conditional = False
@@ -881,10 +903,11 @@ class OscilloscopeState(State):
             else:
                 self.counted_noise += noise
         self.captured_this_set = True
+        # OSC-R33 (OSC-I34): captured slots stay empty until the next shift closes them, unless:
         if self.rules.close_gaps_on_capture:  # OSC-I34 variant
             self._close_gaps()
         if self.solo:
-            if self.counted_noise >= 3:  # OSC-R60
+            if self.counted_noise >= 3:  # OSC-R60 (OSC-I59: this capture still counts)
                 return self._end("third counted noise captured", "OSC-R60")
         elif self.noise_towards_end() >= self.rules.mp_noise_limit:  # OSC-R34
             return self._end(f"{self.rules.mp_noise_limit} noise captured", "OSC-R34")
@@ -903,7 +926,7 @@ class OscilloscopeState(State):
     def _solo_exchange_step(self) -> int:
         if self.captured_last_set and self.stock != EMPTY:
             empty = [c for c in range(self.ntrains) if self.filters[c] == EMPTY]
-            if len(empty) == 1:
+            if len(empty) == 1:  # OSC-I55: the stock fills the empty position
                 return self._do_exchange(empty[0])
             return self._wait(Phase.EXCHANGE, 0)  # both empty, or none: the player chooses
         return self._after_exchange()
@@ -981,12 +1004,13 @@ class OscilloscopeState(State):
                 self.refill_discards[player] > self.refill_limit:
             failing = trains
         else:
-            connects = self.tables.connects
+            connecting = self.tables.connecting
             pulse, discard = self.pulse, self.discard
             failing = []
             for c in trains:
-                ref = self.reference_level(c)
-                if not any(connects[k][ref] and (hand[k] or k in pulse or k in discard) for k in range(8)):
+                kinds = connecting[self.reference_level(c)]
+                if not any(hand[k] for k, _ in kinds) and \
+                        not any(k in pulse or k in discard for k, _ in kinds):
                     failing.append(c)
         if not failing:
             return False
@@ -1052,9 +1076,8 @@ class OscilloscopeState(State):
     def _holds_connecting(self, player: int) -> bool:
         """Whether a card in hand connects at one of the player's refill targets (D4)."""
         hand = self.hands[player]
-        connects = self.tables.connects
-        return any(hand[k] and connects[k][self.reference_level(c)]
-                   for c in self._refill_targets(player) for k in range(8))
+        connecting = self.tables.connecting
+        return any(hand[k] for c in self._refill_targets(player) for k, _ in connecting[self.reference_level(c)])
 
     def _do_discard(self, player: int, card: int) -> int:
         """OSC-R37: a card that does not connect (or a deliberate discard, OSC-I38 variant) is discarded."""
@@ -1072,7 +1095,7 @@ class OscilloscopeState(State):
         if not self.pulse:
             if not self.discard:  # OSC-R44: the draw is skipped
                 return False
-            deck = self.discard  # OSC-R43: shuffle the whole discard pile, trigger cards included
+            deck = self.discard  # OSC-R43 (OSC-I43): shuffle the whole discard pile, trigger cards included
             self.discard = []
             self.rng.shuffle(deck)
             self.pulse = deck
@@ -1087,7 +1110,7 @@ class OscilloscopeState(State):
             self._draw_pulse(player)
 
     def _topup_next(self) -> int:
-        """OSC-R40: in turn order from the current player, each hand under 3 draws one card at a time."""
+        """OSC-R40 (OSC-I40): in turn order from the current player, each hand under 3 draws one card at a time."""
         n = self.players
         while self.topup_index < n:
             player = (self.turn + self.topup_index) % n
@@ -1095,21 +1118,25 @@ class OscilloscopeState(State):
                 self.topup_index += 1
                 continue
             pulse_ok = self.can_draw_pulse()
-            trigger_ok = bool(self.trigger_deck)
+            trigger_ok = bool(self.trigger_deck)  # OSC-R45 (OSC-I45): an empty trigger deck is never rebuilt
             if pulse_ok and trigger_ok:
                 return self._wait(Phase.TOPUP, player)
             if pulse_ok:
                 self._draw_pulse(player)
-            elif trigger_ok:  # OSC-R45 with an empty pulse side: only the trigger deck is left
+            elif trigger_ok:  # only the trigger deck can supply a card
                 self._draw_one(player, Deck.TRIGGER)
             else:
                 self.topup_index += 1  # neither deck can supply a card: stop drawing
         return _SET_END if self.solo else _POST_BEGIN
 
     def _post_begin(self) -> int:
-        """OSC-R42: the optional post-refill placement, offered when a legal one exists."""
-        if self._placements(self.turn, stack_only=False):
-            return self._wait(Phase.POST, self.turn)
+        """OSC-R42 (OSC-I42): the optional post-refill placement, offered when a legal one exists."""
+        placements = self._placements(self.turn, stack_only=False)
+        if placements:
+            placements.append(PASS)
+            self._wait(Phase.POST, self.turn)
+            self._legal = placements
+            return _WAIT
         return _SET_END
 
     def _set_end(self) -> int:

@@ -22,6 +22,7 @@ class Wish(Action):
     card: str
 
     def __str__(self) -> str:
+        """The canonical notation."""
         return f"wish {self.card}"
 
 
@@ -32,6 +33,7 @@ class SetCard(Action):
     card: str
 
     def __str__(self) -> str:
+        """The canonical notation."""
         return f"set {self.card}"
 
 
@@ -42,6 +44,7 @@ class UseOption(Action):
     name: str
 
     def __str__(self) -> str:
+        """The canonical notation."""
         return f"option {self.name}"
 
 
@@ -50,6 +53,7 @@ class UseHero(Action):
     """UTA-R47: use your hero card's effect."""
 
     def __str__(self) -> str:
+        """The canonical notation."""
         return "hero"
 
 
@@ -60,6 +64,7 @@ class Flip(Action):
     card: str
 
     def __str__(self) -> str:
+        """The canonical notation."""
         return f"flip {self.card}"
 
 
@@ -72,6 +77,7 @@ class Attack(Action):
     bans: str = ""
 
     def __str__(self) -> str:
+        """The canonical notation."""
         text = f"attack {self.card}"
         if self.next:
             text += " next"
@@ -87,6 +93,7 @@ class Pass(Action):
     card: str
 
     def __str__(self) -> str:
+        """The canonical notation."""
         return f"pass {self.card}"
 
 
@@ -95,6 +102,7 @@ class Joker(Action):
     """UTA-R45: turn your joker face down; both players draw up to 2 and your turn ends."""
 
     def __str__(self) -> str:
+        """The canonical notation."""
         return "joker"
 
 
@@ -103,6 +111,7 @@ class Stall(Action):
     """UTA-R56: end the turn without a main action (legal only when none is available)."""
 
     def __str__(self) -> str:
+        """The canonical notation."""
         return "stall"
 
 
@@ -114,6 +123,7 @@ class Block(Action):
     bans: str = ""
 
     def __str__(self) -> str:
+        """The canonical notation."""
         return f"block {self.card}" + (f" ban {self.bans}" if self.bans else "")
 
 
@@ -122,6 +132,7 @@ class NoBlock(Action):
     """UTA-R20(e): decline to block; the attack succeeds."""
 
     def __str__(self) -> str:
+        """The canonical notation."""
         return "noblock"
 
 
@@ -130,6 +141,7 @@ class React(Action):
     """UTA-R29/R30: put ♣A (against a draw) or ♦A (against a discard effect) from hand into your discard."""
 
     def __str__(self) -> str:
+        """The canonical notation."""
         return "react"
 
 
@@ -138,6 +150,7 @@ class NoReact(Action):
     """UTA-R22: let the success effect resolve without a reaction."""
 
     def __str__(self) -> str:
+        """The canonical notation."""
         return "noreact"
 
 
@@ -149,6 +162,7 @@ class Take(Action):
     where: str = ""
 
     def __str__(self) -> str:
+        """The canonical notation."""
         return f"take {self.card}" + (f" {self.where}" if self.where else "")
 
 
@@ -157,6 +171,7 @@ class TakeNothing(Action):
     """UTA-R48(b): place no card with ♦NEXT."""
 
     def __str__(self) -> str:
+        """The canonical notation."""
         return "take none"
 
 
@@ -167,6 +182,7 @@ class Draw(Action):
     count: int
 
     def __str__(self) -> str:
+        """The canonical notation."""
         return f"draw {self.count}"
 
 
@@ -177,6 +193,7 @@ class HeartNext(Action):
     card: str
 
     def __str__(self) -> str:
+        """The canonical notation."""
         return f"heartnext {self.card}"
 
 
@@ -187,6 +204,7 @@ class Pick(Action):
     card: str
 
     def __str__(self) -> str:
+        """The canonical notation."""
         return f"pick {self.card}"
 
 
@@ -195,6 +213,7 @@ class EndWindow(Action):
     """UTA-R10 step 5: close the post-attack window (or the blocker's ♥NEXT window)."""
 
     def __str__(self) -> str:
+        """The canonical notation."""
         return "end"
 
 
@@ -205,6 +224,7 @@ class Cosmic(Action):
     card: str
 
     def __str__(self) -> str:
+        """The canonical notation."""
         return f"cosmic {self.card}"
 
 
@@ -213,6 +233,7 @@ class NoCosmic(Action):
     """UTA-R52: take no cosmic card this end step."""
 
     def __str__(self) -> str:
+        """The canonical notation."""
         return "nocosmic"
 
 
@@ -223,6 +244,7 @@ class Choose(Action):
     card: str
 
     def __str__(self) -> str:
+        """The canonical notation."""
         return f"choose {self.card}"
 
 
@@ -231,6 +253,7 @@ class ChooseNothing(Action):
     """Skip an optional choice of an option or hero effect."""
 
     def __str__(self) -> str:
+        """The canonical notation."""
         return "choose none"
 
 
@@ -241,6 +264,7 @@ class NameSuit(Action):
     suit: str
 
     def __str__(self) -> str:
+        """The canonical notation."""
         return f"suit {self.suit}"
 
 

@@ -28,7 +28,7 @@ from .rules import MAX_TURNS_CAP, UtahimeRules
 from .state import Kit, UtahimeState
 
 MAX_OPTION_CARDS = 40
-"""Engine limit on one player's option cards (keeps ``termination_bound`` finite under any flags)."""
+"""Engine limit on one player's option cards (UTA-I-CT17: keeps ``termination_bound`` finite)."""
 SETUP_KEYS = ("option_set", "option_toml", "p1_options", "p2_options", "p1_hero", "p2_hero")
 ACTIONS_PER_TURN_BOUND = 600
 """Most actions one turn can take (docs/games/utahime.md, "Termination"): sets 24, free flips 116,

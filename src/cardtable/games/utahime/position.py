@@ -139,7 +139,7 @@ def view_json(state: UtahimeState, viewer: int | None) -> dict[str, Any]:
     out["current_player"] = state.current_player
     out["setup"] = state.setup
     out["scores"] = [state.score(0), state.score(1)]
-    reveal_wishes = state.rules.wished_card_public and state.phase != Phase.WISH
+    reveal_wishes = state.rules.wished_card_public and state.phase != Phase.WISH  # UTA-I14 variant (UTA-I-CT12)
     players = []
     for p in (0, 1):
         sees_hand = viewer == p or (viewer is not None and state.look == viewer and viewer != p)

@@ -107,10 +107,12 @@ _ATTACK_VARIANTS: dict[tuple[str, int, int], tuple[Attack, ...]] = {}
 
 def _parse_token(text: str) -> tuple[int, bool] | None:
     """Cached ``parse_card``."""
+    if not isinstance(text, str):
+        return None
     try:
         return _TOKENS[text]
     except KeyError:
-        parsed = parse_card(text) if isinstance(text, str) else None
+        parsed = parse_card(text)
         if len(_TOKENS) < 4096:
             _TOKENS[text] = parsed
         return parsed
@@ -216,7 +218,7 @@ class UtahimeState(State):
         """An independent copy (RNG included)."""
         new = object.__new__(UtahimeState)
         new.__dict__.update(self.__dict__)
-        rng = random.Random()
+        rng = random.Random.__new__(random.Random)  # setstate fills it completely; skips seeding from urandom
         rng.setstate(self.rng.getstate())
         new.rng = rng
         new.history = list(self.history)
@@ -311,7 +313,7 @@ class UtahimeState(State):
         return total
 
     def _next_turn_of(self, seat: int) -> int:
-        """The number of the next turn in which ``seat`` attacks (UTA-R13)."""
+        """The number of the next turn in which ``seat`` attacks (UTA-R13, UTA-I-CT3)."""
         return self.turn + 1 if self.attacker != seat else self.turn + 2
 
     def _room(self, seat: int) -> int:
@@ -533,11 +535,11 @@ class UtahimeState(State):
         if main and rules.free_flip_for_energy:  # UTA-I52 variant
             out.extend(Flip(token(e & CARD_MASK, a)) for e in self.discards[a] if e & UP)
         if rules.cosmic_timing == "any_time_own_turn" and not self.cosmic_taken and self._room(a) > 0:
-            out.extend(Cosmic(NAME[c]) for c in self.pools[a])  # UTA-I11 variant
+            out.extend(Cosmic(NAME[c]) for c in self.pools[a])  # UTA-I11 variant (UTA-I-CT11)
         return out
 
     def _defender_free_actions(self, d: int) -> list[Action]:
-        """UTA-I81: in the opponent's turn only cards with ``timing = "any_time"``."""
+        """UTA-I81, UTA-I-CT10: in the opponent's turn only cards with ``timing = "any_time"``."""
         out: list[Action] = []
         if self.kit.loadouts[d]:
             out.extend(UseOption(self.kit.loadouts[d][s].name) for s in self._option_slots(d, False))
@@ -644,8 +646,18 @@ class UtahimeState(State):
             if problem is not None:
                 return problem
             need = 1 if self.rules.rank_effects_on_block and 2 <= RANK[card] <= 4 else 0
-            if len(action.bans) != need or (need and action.bans not in SUIT_LETTERS):
+            if not isinstance(action.bans, str) or len(action.bans) != need or (need and action.bans not in SUIT_LETTERS):
                 return ("UTA-I27", "a block designates one suit only with a 2-4 under rank_effects_on_block")
+            return None
+        elif (kind is EndWindow and phase in (Phase.POST, Phase.BLOCKER_WINDOW)) \
+                or (kind is NoCosmic and phase == Phase.END) or (kind is NoReact and phase == Phase.REACT):
+            return None
+        elif kind is Take and phase == Phase.TARGET:
+            assert isinstance(action, Take)
+            if self._hand_card(1 - self.attacker, action.card) < 0:
+                return ("UTA-R24", f"{action.card} is not in the defender's hand")
+            if action.where not in (("first", "last") if self.success_kind == DNEXT_EFFECT else ("",)):
+                return ("UTA-R48", "♦NEXT places the card first or last; other effects take no position")
             return None
         if action in self.legal_actions():
             return None
@@ -653,6 +665,8 @@ class UtahimeState(State):
 
     def _attack_illegality(self, action: Attack) -> tuple[str, str] | None:
         a = self.attacker
+        if not isinstance(action.next, bool) or not isinstance(action.bans, str):
+            return ("UTA-R15", "a declaration is a NEXT flag and a string of suit letters")
         card = self._hand_card(a, action.card)
         if card < 0:
             return ("UTA-R14", f"{action.card} is not in P{a + 1}'s hand")
@@ -719,7 +733,7 @@ class UtahimeState(State):
             i = self._discard_index(a, action.card, True)
             self.discards[a][i] &= ~UP
             self._gain(a, 1)
-            self.free_used = True
+            self.free_used = True  # a free flip makes a stall live (UTA-I-CT5)
         elif kind is SetCard:
             assert isinstance(action, SetCard)
             a = self.attacker
@@ -727,7 +741,7 @@ class UtahimeState(State):
             self.set_turn[a][card] = self.turn  # UTA-R37
             if not self.unlock_turn[a]:
                 self.unlock_turn[a] = self.turn
-            if self.rules.jqk_set_costs_action:
+            if self.rules.jqk_set_costs_action:  # UTA-I-CT6
                 self._end_step()
             else:
                 self.free_used = True
@@ -803,7 +817,7 @@ class UtahimeState(State):
             deck.remove(self.wished[p])
             self.rng.shuffle(deck)
             self.hands[p] = [self.wished[p]]
-            for _ in range(self.rules.hand_limit - 1):
+            for _ in range(self.rules.hand_limit - 1):  # UTA-I-CT16
                 if deck:
                     self.hands[p].append(deck.pop())
         self._start_turn()
@@ -826,7 +840,7 @@ class UtahimeState(State):
         if self.rules.option_reusable:  # UTA-I5 variant (UTA-I-CT7)
             self.opt_up[a] = [True] * len(self.opt_up[a])
         self.phase = Phase.MAIN
-        if not self.hands[a]:  # UTA-R55
+        if not self.hands[a]:  # UTA-R55 (flags: UTA-I-CT8)
             if self.rules.empty_hand_joker_rescue and self.joker_up[a]:
                 self.rescue = True
             elif self.rules.end_on_empty_hand:
@@ -857,7 +871,7 @@ class UtahimeState(State):
 
     # energy, drawing, moving -----------------------------------------------------------------------
     def _gain(self, seat: int, amount: int) -> None:
-        """UTA-R40: change energy, never below 0 (and not above ``energy_cap`` when set)."""
+        """UTA-R40: change energy, never below 0 (and not above ``energy_cap`` when set, UTA-I-CT14)."""
         value = self.energy[seat] + amount
         cap = self.rules.energy_cap
         if cap and value > cap:
@@ -872,7 +886,7 @@ class UtahimeState(State):
         while drawn < count and deck and (ignore_limit or len(hand) < limit):
             hand.append(deck.pop())
             drawn += 1
-        if drawn and self.look == 1 - seat:
+        if drawn and self.look == 1 - seat:  # a look ends when the hand gains a card (UTA-I-CT2)
             self.look = -1
         return drawn
 
@@ -919,7 +933,7 @@ class UtahimeState(State):
         if action.next and suit == CLUBS and not rules.club_next_penalty_only_on_success:  # UTA-I64 variant
             effects.append((nxt, ATTACK_BONUS, d, 3))
         self.atk, self.atk_next, self.atk_bans = card, action.next, action.bans
-        if self._is_unblockable() or (not self.hands[d] and not self._defender_free_actions(d)):  # UTA-R17, R22
+        if self._is_unblockable() or (not self.hands[d] and not self._defender_free_actions(d)):  # R17, R22, CT1
             self._succeed()
         else:
             self.phase = Phase.BLOCK
@@ -934,7 +948,7 @@ class UtahimeState(State):
         self.discards[d].append(card | (UP if rules.block_card_scores else 0) | SELF)  # UTA-I22
         self.blk = card
         rank = RANK[card]
-        if rules.rank_effects_on_block and 2 <= rank <= 10:  # UTA-I27 variant: for turn t+2
+        if rules.rank_effects_on_block and 2 <= rank <= 10:  # UTA-I27 variant: for turn t+2 (UTA-I-CT19)
             later = self.turn + 2
             for ch in action.bans:
                 self.effects.append((later, BAN, a, SUIT_LETTERS.index(ch)))
@@ -944,7 +958,7 @@ class UtahimeState(State):
                 self.effects.append((later, BONUS_810, d, 2))
         if rules.heart_next_after_block and self.decks[d] and not self.hn_turn[d] and not (
                 rules.heart_next_limit == "per_game" and self.hn_game[d]):
-            self.phase = Phase.BLOCKER_WINDOW  # UTA-I67 variant
+            self.phase = Phase.BLOCKER_WINDOW  # UTA-I67 variant, opened on public information (UTA-I-CT1)
         else:
             self.phase = Phase.POST
 
@@ -957,7 +971,7 @@ class UtahimeState(State):
         if suit in (HEARTS, CLUBS):
             self.success_kind = DRAW_EFFECT
             if self._draw_allowed(a, self._success_draws()) > 0 and self.hands[d]:
-                self.phase = Phase.REACT  # UTA-R29
+                self.phase = Phase.REACT  # UTA-R29; opened on public information (UTA-I-CT1)
                 return
             self._resolve_success(reacted=False)
             return
@@ -996,7 +1010,7 @@ class UtahimeState(State):
                 self._finish_success()
                 return
             n = self._success_draws()
-            if self.rules.optional_draws:
+            if self.rules.optional_draws:  # UTA-I-CT9
                 self.draw_queue = [[a, n]]
                 self.draw_then = DRAWS_THEN_FINISH
                 self._advance_draws()
@@ -1017,12 +1031,12 @@ class UtahimeState(State):
         card = self._hand_card(d, action.card)
         self._from_hand(d, card)
         if self.success_kind == DNEXT_EFFECT:
-            pile = self.discards[a if self.rules.diamond_next_pile == "self" else d]
+            pile = self.discards[a if self.rules.diamond_next_pile == "self" else d]  # UTA-I60 (UTA-I-CT18)
             if action.where == "first":
                 pile.insert(0, card | UP)
             else:
                 pile.append(card | UP)
-            if not self.rules.diamond_next_penalty_always:  # UTA-I61 variant
+            if not self.rules.diamond_next_penalty_always:  # UTA-I61 variant (UTA-I-CT20)
                 self.effects.append((self.turn + 1, BLOCK_BONUS, a, -4))
         elif SUIT[self.atk] == SPADES and RANK[self.atk] != ACE:
             self.discards[d].append(card)
@@ -1083,7 +1097,7 @@ class UtahimeState(State):
         self.revealed = [deck.pop() for _ in range(min(3, len(deck)))]
         self.hn_user = seat
         self.hn_resume = Phase.POST
-        if len(self.revealed) == 1:
+        if len(self.revealed) == 1:  # UTA-I-CT13
             self._pick(self.revealed[0])
         else:
             self.phase = Phase.HEART_PICK
@@ -1199,7 +1213,7 @@ class UtahimeState(State):
         if do == "discard_from_hand":
             self._from_hand(owner, card)
             self.discards[owner].append(card | (UP if step.face == "up" else 0))
-        elif do == "exchange":  # UTA-R39: J/Q/K may be chosen, set or not
+        elif do == "exchange":  # UTA-R39: J/Q/K may be chosen, set or not; face down, then draw (UTA-I-CT15)
             self._from_hand(owner, card)
             self.discards[owner].append(card)
             self._draw(owner, 1, card_def.ignore_hand_limit)

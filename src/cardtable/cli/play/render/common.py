@@ -1,0 +1,153 @@
+"""What every game's screen shares: the render context, seat colours, the list of choices, the outcome.
+
+Renderers are pure functions ``(view, Context) -> rich renderable``: they read only a seat's
+``state.view(seat)`` (never the hidden state) plus the context, and print nothing.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from rich.columns import Columns
+from rich.console import Group, RenderableType
+from rich.panel import Panel
+from rich.table import Table
+from rich.text import Text
+
+SEAT_STYLES: tuple[str, ...] = ("bold cyan", "bold magenta", "bold yellow", "bold green", "bold blue", "bold red")
+"""The colour of each seat, everywhere on screen (owners of Zeta cards, Oscilloscope trains ...)."""
+
+NUMBERED_LIMIT = 40
+"""Up to this many legal actions are listed one by one with numbers; more are grouped."""
+
+
+@dataclass(frozen=True)
+class Context:
+    """What a renderer may know besides the view: seat names, the viewer's legal actions, rule flags."""
+
+    names: tuple[str, ...] = ()
+    """A label per seat, e.g. ``("P1 (you)", "P2 random")``."""
+    legal: tuple[str, ...] = ()
+    """The legal actions of the viewer when the viewer decides now (empty otherwise)."""
+    rules: Mapping[str, Any] = field(default_factory=dict)
+    """The game's rule flags (``Rules.flags()``), for layouts that depend on them (board size)."""
+    last: str = ""
+    """A public description of the last move, shown under the title (empty for none)."""
+
+    def name(self, seat: int | None) -> str:
+        """The label of a seat (``P3`` when no name was given; ``nobody`` for None)."""
+        if seat is None:
+            return "nobody"
+        return self.names[seat] if 0 <= seat < len(self.names) else f"P{seat + 1}"
+
+
+def seat_style(seat: int | None) -> str:
+    """The colour style of a seat (plain for None)."""
+    return SEAT_STYLES[seat % len(SEAT_STYLES)] if seat is not None and seat >= 0 else ""
+
+
+def seat_text(seat: int | None, ctx: Context) -> Text:
+    """A seat's label in its colour."""
+    return Text(ctx.name(seat), style=seat_style(seat))
+
+
+def title_line(game_title: str, view: Mapping[str, Any], ctx: Context, extra: str = "") -> Text:
+    """``Zeta · turn 7 · P2 to decide`` with the deciding seat in its colour."""
+    out = Text()
+    out.append(game_title, style="bold")
+    if extra:
+        out.append(f" · {extra}")
+    decider = view.get("current_player")
+    if decider is not None:
+        out.append(" · ")
+        out.append_text(seat_text(decider, ctx))
+        out.append(" to decide")
+    viewer = view.get("viewer")
+    if viewer is not None and viewer != decider:
+        out.append(" · seen by ")
+        out.append_text(seat_text(viewer, ctx))
+    return out
+
+
+def last_move_line(ctx: Context) -> Text | None:
+    """The last move as a dim line, or None."""
+    return Text(f"last move: {ctx.last}", style="dim") if ctx.last else None
+
+
+def group_key(action: str) -> tuple[str, str]:
+    """An action string split into (group, item) at its last ``@``, ``:`` or space (``place T_HL`` / ``A3``)."""
+    m = re.match(r"^(.*[@: ])([^@: ]+)$", action)
+    return (m.group(1), m.group(2)) if m else (action, "")
+
+
+def render_choices(legal: Sequence[str], numbered_limit: int = NUMBERED_LIMIT) -> RenderableType:
+    """The legal actions: numbered one by one, or grouped by verb when there are many."""
+    if not legal:
+        return Text("")
+    if len(legal) <= numbered_limit:
+        cells = [Text.assemble((f"{i:>2}", "bold"), " ", a) for i, a in enumerate(legal, 1)]
+        return Columns(cells, padding=(0, 3), column_first=True)
+    groups: dict[str, list[tuple[int, str]]] = {}
+    for i, a in enumerate(legal, 1):
+        head, item = group_key(a)
+        groups.setdefault(head, []).append((i, item))
+    table = Table.grid(padding=(0, 2))
+    table.add_column(justify="right", style="bold", no_wrap=True)
+    table.add_column(no_wrap=True)
+    table.add_column()
+    for head, items in groups.items():
+        nums = [n for n, _ in items]
+        contiguous = nums == list(range(nums[0], nums[0] + len(nums)))
+        label = f"{nums[0]}-{nums[-1]}" if contiguous and len(nums) > 1 else str(nums[0]) if len(nums) == 1 else ""
+        table.add_row(label, head.rstrip() if head.endswith(" ") else head, " ".join(item for _, item in items))
+    return Group(Text(f"{len(legal)} legal actions (type one, Tab completes; `list` numbers them all):"), table)
+
+
+def render_outcome(outcome: Mapping[str, Any], ctx: Context, num_players: int) -> RenderableType:
+    """The end of a game: winners, scores, the termination reason and its rule."""
+    winners = list(outcome.get("winners") or [])
+    head = Text()
+    scores = outcome.get("scores")
+    if num_players == 1:
+        head.append(f"Solo game over: score {_number(scores[0]) if scores else '?'}", style="bold")
+    elif not winners:
+        head.append("Draw", style="bold")
+    else:
+        for k, w in enumerate(winners):
+            if k:
+                head.append(" and ")
+            head.append_text(seat_text(w, ctx))
+        head.append(" win" if len(winners) > 1 else " wins", style="bold")
+        if num_players > 1 and len(winners) == num_players:
+            head.append(" (shared)")
+    lines: list[RenderableType] = [head]
+    reason = str(outcome.get("reason", ""))
+    rule = str(outcome.get("rule", ""))
+    lines.append(Text(f"reason: {reason}" + (f" [{rule}]" if rule else "")))
+    if scores is not None and num_players > 1:
+        score_line = Text("scores: ")
+        for p, s in enumerate(scores):
+            if p:
+                score_line.append(", ")
+            score_line.append_text(seat_text(p, ctx))
+            score_line.append(f" {_number(s)}")
+        lines.append(score_line)
+    detail = str(outcome.get("detail", ""))
+    if detail:
+        lines.append(Text(detail, style="dim"))
+    return Panel(Group(*lines), title="Game over", title_align="left", expand=False)
+
+
+def _number(x: Any) -> str:
+    """A score as a person writes it (``13`` rather than ``13.0``)."""
+    if isinstance(x, float) and x.is_integer():
+        return str(int(x))
+    return str(x)
+
+
+def count_line(label: str, value: Any) -> Text:
+    """``label value`` with the label dim."""
+    return Text.assemble((f"{label} ", "dim"), str(value))
