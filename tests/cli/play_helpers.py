@@ -66,8 +66,11 @@ def quiet_console(width: int = 100) -> Console:
 
 
 def play_command(*args: str) -> list[str]:
-    """argv of ``cardtable`` with the play commands registered (works before main.py wires them)."""
-    return [sys.executable, "-m", "cardtable.cli.play_cmd", *args]
+    """argv of ``python -m cardtable ...``; before main.py registers ``play``, the play module's runner."""
+    from cardtable.cli.main import app
+
+    wired = any((c.name or "") == "play" for c in app.registered_commands)
+    return [sys.executable, "-m", "cardtable" if wired else "cardtable.cli.play_cmd", *args]
 
 
 def play_env(plain: bool = True) -> dict[str, str]:

@@ -89,3 +89,12 @@ def test_play_command_errors() -> None:
         assert message in result.output, (args, result.output)
     register(app)  # a second registration adds nothing
     assert [c.name for c in app.registered_commands].count("play") == 1
+
+
+def test_play_command_with_setup_options_and_quit() -> None:
+    result = runner.invoke(app, ["play", "utahime", "--setup", "option_set=designer_example", "--vs", "random",
+                                 "--seed", "1", "--no-pause"], input="quit\n\n")
+    assert result.exit_code == 0, result.output
+    assert "quick_study" in result.output and "Game left before the end." in result.output
+    result = runner.invoke(app, ["play", "utahime", "--setup", "bogus"])
+    assert result.exit_code == 2 and "key=value" in result.output

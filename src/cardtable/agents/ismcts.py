@@ -50,6 +50,10 @@ class SearchConfig:
     """Progressive-widening exponent (with heuristic expansion)."""
     widening_base: float = 2.0
     """Progressive-widening base (with heuristic expansion)."""
+    bias: float = 0.0
+    """Progressive bias (with heuristic expansion): ``bias * prior / (visits + 1)`` is added to an
+    action's UCT value, where the prior is its heuristic score scaled to [0, 1] among the actions
+    legal when it was first tried; the heuristic's advice fades as evidence accumulates."""
     rollout_epsilon: float = 0.1
     """With the heuristic rollout policy, the probability of a random action instead of the best one."""
     max_rollout_actions: int | None = None
@@ -69,6 +73,8 @@ class SearchConfig:
             raise ValueError(f"rollout must be random or heuristic, got {self.rollout!r}")
         if self.expansion not in ("random", "heuristic"):
             raise ValueError(f"expansion must be random or heuristic, got {self.expansion!r}")
+        if self.bias < 0:
+            raise ValueError(f"the progressive bias must not be negative, got {self.bias}")
         if not 0.0 <= self.widening <= 1.0 or self.widening_base < 1.0:
             raise ValueError(f"widening must be in [0, 1] with a base of at least 1, got {self.widening}, "
                              f"{self.widening_base}")
@@ -81,7 +87,7 @@ class SearchConfig:
 class _Node:
     """One node of the information-set tree: the action into it and its statistics."""
 
-    __slots__ = ("action", "player", "children", "visits", "available", "total")
+    __slots__ = ("action", "player", "children", "visits", "available", "total", "prior")
 
     def __init__(self, action: Action | None, player: int) -> None:
         self.action = action
@@ -91,6 +97,8 @@ class _Node:
         self.visits = 0
         self.available = 1
         self.total = 0.0
+        self.prior = 0.0
+        """The heuristic's opinion of ``action`` in [0, 1] (progressive bias)."""
 
 
 @dataclass(frozen=True)
@@ -181,6 +189,8 @@ class ISMCTSAgent(Agent):
         log = math.log
         sqrt = math.sqrt
         guide = self.heuristic if cfg.expansion == "heuristic" else None
+        bias = cfg.bias
+        prior = 0.0
         node = root
         path = [root]
         while True:
@@ -205,9 +215,13 @@ class ISMCTSAgent(Agent):
                 if len(available) < len(legal) and len(available) < allowed:
                     scores = guide(det.view(player), [str(a) for a in legal])
                     fresh = [i for i, a in enumerate(legal) if a not in children]
-                    expand = legal[fresh[pick_best([scores[i] for i in fresh], rng)]]
+                    pick = fresh[pick_best([scores[i] for i in fresh], rng)]
+                    expand = legal[pick]
+                    lo, hi = min(scores), max(scores)
+                    prior = (scores[pick] - lo) / (hi - lo) if hi > lo else 1.0
             if expand is not None:
                 child = _Node(expand, player)
+                child.prior = prior
                 children[expand] = child
                 det.apply(expand)
                 path.append(child)
@@ -217,6 +231,8 @@ class ISMCTSAgent(Agent):
             for child in available if available is not None else (children[a] for a in legal):
                 child.available += 1
                 value = child.total / child.visits + c * sqrt(log(child.available) / child.visits)
+                if bias:
+                    value += bias * child.prior / (child.visits + 1)
                 if value > best_value:
                     best_value = value
                     best = child

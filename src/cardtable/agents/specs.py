@@ -37,7 +37,7 @@ DIFFICULTIES: dict[str, str] = {
 SPEC_HELP: dict[str, str] = {
     "random": "uniformly random legal actions",
     "heuristic[:epsilon=E]": "the game's casual-player strategy (random action with probability E)",
-    "ismcts[:LEVEL|iterations=N|seconds=S|c=C|rollout=random|heuristic|expand=random|heuristic|widen=W|epsilon=E|depth=D, ...]":
+    "ismcts[:LEVEL|iterations=N|seconds=S|c=C|rollout=random|heuristic|expand=random|heuristic|widen=W|bias=B|epsilon=E|depth=D, ...]":
         "information-set MCTS; LEVEL is easy, normal (default) or hard",
     "easy / normal / hard": "difficulty levels: " + ", ".join(f"{k} = {v}" for k, v in DIFFICULTIES.items()),
 }
@@ -95,7 +95,7 @@ def parse_spec(text: str) -> AgentSpec:
             raise AgentSpecError(text, f"option {key!r} given twice")
         options[key] = value.strip()
     allowed = {"random": set(), "heuristic": {"epsilon"},
-               "ismcts": {"iterations", "iters", "seconds", "c", "rollout", "expand", "widen", "epsilon", "depth"}}[name]
+               "ismcts": {"iterations", "iters", "seconds", "c", "rollout", "expand", "widen", "bias", "epsilon", "depth"}}[name]
     for key in options:
         if key not in allowed:
             valid = ", ".join(sorted(allowed)) or "none"
@@ -131,6 +131,8 @@ def search_config(spec: AgentSpec, game: Game[Any] | None = None) -> SearchConfi
         changes["rollout"] = opts["rollout"].lower()
     if "expand" in opts:
         changes["expansion"] = opts["expand"].lower()
+    if "bias" in opts:
+        changes["bias"] = _number(spec, "bias", float)
     if "widen" in opts:
         changes["widening"] = _number(spec, "widen", float)
     if "epsilon" in opts:

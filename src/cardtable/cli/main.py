@@ -117,11 +117,16 @@ def demo(
 @app.command("replay")
 def replay_cmd(
     file: Annotated[Path, typer.Argument(help="A record written by cardtable.")],
-    to_end: Annotated[bool, typer.Option("--to-end", help="Print only the result.")] = True,
+    to_end: Annotated[bool, typer.Option("--to-end", help="Print only the result.")] = False,
 ) -> None:
-    """Replay a record and print its outcome (checking it matches the recorded one)."""
+    """Step through a record move by move (Enter, b back, q quit); --to-end prints only the outcome."""
     try:
         record = Record.load(file)
+        if not to_end:
+            from cardtable.cli import play_cmd
+
+            play_cmd.step_through(record, console)
+            return
         state = replay(record)
     except RecordError as exc:
         fail(str(exc))
@@ -218,11 +223,10 @@ def deck_show(preset_name: Annotated[str, typer.Argument(help="Preset name.")]) 
 
 def _register_optional_commands() -> None:
     """Commands that live in their own modules (added as their features land)."""
-    try:
-        from cardtable.cli import arena_cmd
-    except ImportError:
-        return
+    from cardtable.cli import arena_cmd, play_cmd
+
     arena_cmd.register(app)
+    play_cmd.register(app)
 
 
 _register_optional_commands()

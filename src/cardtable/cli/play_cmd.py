@@ -8,14 +8,16 @@ interactive replay that ``cardtable replay FILE`` runs unless ``--to-end`` is gi
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
-from rich.console import Console
-from rich.markdown import Markdown
 
-from cardtable.cli.play.loop import PlayOptions, TableDriver, step_through
 from cardtable.cli.play.rulebook import PREFIXES, find_rule, game_of_rule, rulebook_text, rules_section
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+    from cardtable.core import Record
 
 __all__ = ["play", "register", "rules", "step_through"]
 
@@ -33,14 +35,19 @@ def play(
         help="Zeta deck: preset name, 'random' or a TOML file (once for both seats, or twice).")] = None,
     seed: Annotated[int | None, typer.Option(help="Seed of the game (default: a fresh one).")] = None,
     rules: RulesOpt = None,
+    setup: Annotated[list[str] | None, typer.Option(
+        "--setup", help="Setup option as key=value (repeatable), e.g. option_set=designer_example for Utahime.")] = None,
     no_pause: Annotated[bool, typer.Option("--no-pause", help="Do not pause after computer moves.")] = False,
     delay: Annotated[float, typer.Option(help="Seconds to pause after each computer move.")] = 0.5,
     hint_agent: Annotated[str, typer.Option(help="The agent that answers `hint`.")] = "ismcts:normal",
     save: Annotated[Path | None, typer.Option(help="Write the record to this file at the end, without asking.")] = None,
 ) -> None:
     """Play a game in the terminal against people (hot-seat) or the computer."""
+    from rich.console import Console
+
     from cardtable.agents import AgentSpecError, make_agent
     from cardtable.cli.main import fail, load_with_flags, setup_from_options
+    from cardtable.cli.play.loop import PlayOptions, TableDriver
     from cardtable.cli.play.session import Session, seat_specs
 
     g = load_with_flags(game, rules)
@@ -50,7 +57,10 @@ def play(
             fail(f"{g.title} is played by {g.min_players} players, not {players}")
         setup_players = None
     try:
-        state = g.new_game(seed=seed, **setup_from_options(game, deck, setup_players))
+        from cardtable.lab.arena import parse_setup
+
+        options = {**parse_setup(setup or []), **setup_from_options(game, deck, setup_players)}
+        state = g.new_game(seed=seed, **options)
     except ValueError as exc:
         fail(str(exc))
         return
@@ -64,8 +74,8 @@ def play(
     if delay < 0:
         fail(f"--delay must not be negative, got {delay}")
     session = Session(g, state, specs)
-    options = PlayOptions(delay=0.0 if no_pause else delay, hint_spec=hint_agent, save=save)
-    TableDriver(session, Console(highlight=False), options=options).run()
+    TableDriver(session, Console(highlight=False),
+                options=PlayOptions(delay=0.0 if no_pause else delay, hint_spec=hint_agent, save=save)).run()
 
 
 def rules(
@@ -75,6 +85,9 @@ def rules(
     raw: Annotated[bool, typer.Option("--raw", help="Print the Markdown source as it is.")] = False,
 ) -> None:
     """Print the rules of a game, or one numbered rule."""
+    from rich.console import Console
+    from rich.markdown import Markdown
+
     from cardtable.cli.main import fail
 
     if game not in PREFIXES and rule_id is None and game_of_rule(game):
@@ -94,6 +107,13 @@ def rules(
         print(text)
     else:
         console.print(Markdown(text))
+
+
+def step_through(record: Record, console: Console) -> None:
+    """Step through a record in the play screens (Enter next, b back, NUMBER jump, q quit); RecordError if bad."""
+    from cardtable.cli.play.loop import step_through as run
+
+    run(record, console)
 
 
 def register(app: typer.Typer) -> None:

@@ -64,9 +64,16 @@ class Outcome:
         scores_raw = d.get("scores")
         scores = None
         if scores_raw is not None:
-            scores = tuple(float(s) for s in jsonpos.array(scores_raw, f"{path}.scores"))
+            values = jsonpos.array(scores_raw, f"{path}.scores")
+            for i, v in enumerate(values):
+                if not isinstance(v, (int, float)) or isinstance(v, bool):
+                    raise InvalidPosition(f"{path}.scores[{i}]", f"expected a number, got {v!r}")
+            scores = tuple(float(v) for v in values)
+        if len(set(winners)) != len(winners):
+            raise InvalidPosition(f"{path}.winners", "a seat is listed twice")
         return cls(winners, jsonpos.string(jsonpos.get(d, "reason", path), f"{path}.reason"),
-                   str(d.get("rule", "")), scores, str(d.get("detail", "")))
+                   jsonpos.string(d.get("rule", ""), f"{path}.rule"), scores,
+                   jsonpos.string(d.get("detail", ""), f"{path}.detail"))
 
 
 RulesT = TypeVar("RulesT", bound=RulesBase)
@@ -112,7 +119,7 @@ class Game(ABC, Generic[RulesT]):
     def parse_action(self, text: str) -> Action:
         """Parse canonical notation into an action, or raise InvalidAction."""
 
-    def from_json(self, data: Any) -> State:
+    def from_json(self, data: Any) -> State:  # noqa: C901 - one validation pass over the envelope
         """Rebuild a state written by ``State.to_json``; raise InvalidPosition saying what is wrong."""
         d = jsonpos.obj(data, "$")
         if d.get("game") != self.name:
@@ -133,6 +140,11 @@ class Game(ABC, Generic[RulesT]):
         except (ValueError, TypeError) as exc:
             raise InvalidPosition("$.setup", str(exc)) from None
         history = [jsonpos.string(h, f"$.history[{i}]") for i, h in enumerate(jsonpos.array(jsonpos.get(d, "history", "$"), "$.history"))]
+        for i, text in enumerate(history):
+            try:
+                self.parse_action(text)
+            except InvalidAction as exc:
+                raise InvalidPosition(f"$.history[{i}]", exc.reason) from None
         rng = rng_from_json(jsonpos.get(d, "rng", "$"))
         state = self._state_from_json(jsonpos.get(d, "position", "$"), seed, setup, rng)
         state.history = history

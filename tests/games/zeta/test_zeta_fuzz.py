@@ -5,8 +5,7 @@
 - Mutated or random position JSON only ever raises ``InvalidPosition``, or loads a state that works.
 - Every canonical string of every legal action round-trips through ``parse_action``.
 
-Known engine bugs found by this fuzzing are pinned by the strict ``xfail`` tests at the end; the
-property tests skip exactly those inputs (``assume``) so they keep guarding everything else.
+The engine bugs this fuzzing found (all fixed) are pinned by the regression tests at the end.
 """
 
 from __future__ import annotations
@@ -19,12 +18,12 @@ from functools import cache
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, assume, event, given, settings
+from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 import cardtable
-from cardtable import IllegalAction, InvalidAction, InvalidPosition, State
-from cardtable.games.zeta import CARDS, ZetaGame
+from cardtable import Action, IllegalAction, InvalidAction, InvalidPosition, State
+from cardtable.games.zeta import CARDS, ChooseLine, DestroyFromHand, Place, Target, ZetaGame
 from cardtable.games.zeta.state import PHASE_NAMES
 
 FUZZ = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -38,16 +37,17 @@ SQUARES = [f"{f}{r}" for f in "abcdef" for r in range(1, 7)]
 # ---------------------------------------------------------------------------------------- the pool
 @cache
 def pool() -> tuple[State, ...]:
-    """Positions from random games of every conformance case, at every step, all phases included."""
+    """Positions from random games of every conformance case: two whole games per case, every step,
+    then more games until every phase has been seen (``line`` is rare: tens of games)."""
     out: list[State] = []
     phases: set[str] = set()
-    for seed in range(1, 40):
+    for seed in range(1, 2000):
         for flags, setup in CASES:
             state = cardtable.load_game("zeta", **flags).new_game(seed=seed, **setup)
             rng = random.Random(seed)
             while True:
                 phase = PHASE_NAMES[state.phase]  # type: ignore[attr-defined]
-                if seed <= 2 or phase not in phases:  # two whole games per case, then new phases only
+                if seed <= 2 or phase not in phases:
                     out.append(state.clone())
                     phases.add(phase)
                 if state.is_over:
@@ -224,31 +224,6 @@ def _parent(doc: Any, path: tuple[Any, ...]) -> Any:
     return node
 
 
-def scores_crash(doc: Any) -> bool:
-    """KNOWN BUG (see test_known_bug_outcome_scores_are_not_validated): non-numeric outcome scores."""
-    try:
-        outcome = doc["position"]["outcome"]
-        scores = outcome["scores"]
-    except (KeyError, TypeError, IndexError):
-        return False
-    if not isinstance(scores, list):
-        return False
-    for s in scores:
-        try:
-            float(s)
-        except (TypeError, ValueError):
-            return True
-    return False
-
-
-def bad_pending_targets(state: State) -> bool:
-    """KNOWN BUG (see test_known_bug_pending_target_on_an_empty_square): a target square without a card."""
-    pending = getattr(state, "pending", {})
-    mask = pending.get("mask", 0) if PHASE_NAMES[state.phase] == "target" else 0  # type: ignore[attr-defined]
-    occupied = state.occ[0] | state.occ[1]  # type: ignore[attr-defined]
-    return bool(mask & ~occupied)
-
-
 def check_loaded(state: State) -> None:
     """A position that loaded must work: JSON round trip, views, and every legal action applies."""
     doc = state.to_json()
@@ -256,7 +231,6 @@ def check_loaded(state: State) -> None:
     for seat in (None, 0, 1):
         json.dumps(state.view(seat))
     state.summary()
-    assume(not bad_pending_targets(state))
     for action in list(state.legal_actions())[:60]:
         child = state.clone()
         child.apply(action)
@@ -264,7 +238,6 @@ def check_loaded(state: State) -> None:
 
 
 def expect_invalid_or_working(game: Any, doc: Any) -> None:
-    assume(not scores_crash(doc))
     try:
         state = game.from_json(doc)
     except InvalidPosition as exc:
@@ -363,7 +336,7 @@ def test_unchanged_pool_documents_load() -> None:
         assert seen == loaded.expected_cards()
 
 
-# ----------------------------------------------------------------------------- known engine bugs
+# ----------------------------------------------------------------------------- regressions
 def _first_position(phase: str, **flags: Any) -> State:
     for state in pool():
         if PHASE_NAMES[state.phase] == phase and state.game.rules.changed_flags() == flags:  # type: ignore[attr-defined]
@@ -371,45 +344,70 @@ def _first_position(phase: str, **flags: Any) -> State:
     raise AssertionError(f"no {phase} position in the pool")
 
 
-@pytest.mark.xfail(strict=True, reason="engine bug: from_json accepts a pending target on an empty square; "
-                                       "applying it raises IndexError and corrupts the state")
-def test_known_bug_pending_target_on_an_empty_square() -> None:
+def test_regression_pending_target_on_an_empty_square_is_rejected() -> None:
+    """Found by fuzzing: from_json took a target on an empty square, and target:SQUARE then raised
+    IndexError halfway through, leaving a corrupted state."""
     state = _first_position("target")
     doc = state.to_json()
     empty = next(s for s in SQUARES if s not in doc["position"]["board"] and s not in doc["position"]["blocked"])
     doc["position"]["pending"]["targets"].append(empty)
-    try:
-        loaded = state.game.from_json(doc)
-    except InvalidPosition:
-        return  # the fix may reject the position ...
-    before = snapshot(loaded)
-    try:  # ... or refuse the action; either way nothing else may happen
-        loaded.apply(f"target:{empty}")
-    except (IllegalAction, InvalidAction):
-        assert snapshot(loaded) == before
-        return
-    assert loaded.to_json()["position"]["destroyed"] == doc["position"]["destroyed"]
+    with pytest.raises(InvalidPosition) as info:
+        state.game.from_json(doc)
+    assert info.value.path == "$.position.pending.targets"
 
 
-@pytest.mark.xfail(strict=True, raises=(ValueError, TypeError),
-                   reason="core bug: Outcome.from_json converts scores with float() unchecked, so "
-                          "position.outcome.scores = ['x', 1] raises ValueError instead of InvalidPosition")
-def test_known_bug_outcome_scores_are_not_validated() -> None:
+@pytest.mark.parametrize("scores", [["x", 1], [[1], 2], [None, 1], [True, False]])
+def test_regression_outcome_scores_must_be_numbers(scores: list[Any]) -> None:
+    """Found by fuzzing: Outcome.from_json called float() unchecked (ValueError / TypeError escaped)."""
     state = _first_position("over")
     doc = state.to_json()
-    doc["position"]["outcome"]["scores"] = ["x", 1]
+    doc["position"]["outcome"]["scores"] = scores
     with pytest.raises(InvalidPosition):
         state.game.from_json(doc)
 
 
-@pytest.mark.xfail(strict=True, reason="engine bug: Place compares by square index only, so an action object "
-                                       "parsed on a 6x6 board is legal on a 4-wide board and lands on another square")
-def test_known_bug_action_objects_from_another_board_size() -> None:
+@pytest.mark.parametrize(("flags", "text"), [({"board_width": 4}, "chant_practice@e1"),
+                                             ({"board_height": 4}, "chant_practice@a6")], ids=["4x6", "6x4"])
+def test_regression_action_objects_from_another_board_size(flags: dict[str, Any], text: str) -> None:
+    """Found by fuzzing: a Place parsed on a 6x6 board compared equal by square index, so on a 4-wide
+    board it landed on another square, and on a 4-high one it raised IndexError after changing the state."""
     big = cardtable.load_game("zeta")
-    narrow = cardtable.load_game("zeta", board_width=4, first_player="p1", construction_limits=False)
-    state = narrow.new_game(seed=1, decks=["plain", "plain"])
+    small = cardtable.load_game("zeta", first_player="p1", construction_limits=False, **flags)
+    state = small.new_game(seed=1, decks=["plain", "plain"])
     before = snapshot(state)
-    foreign = big.parse_action("chant_practice@e1")  # no file e on a 4-wide board
-    with pytest.raises((IllegalAction, InvalidAction)):
+    foreign = big.parse_action(text)  # no such square on the smaller board
+    assert not state.is_legal(foreign)
+    with pytest.raises(IllegalAction):
         state.apply(foreign)
+    assert snapshot(state) == before
+
+
+HAND_BUILT_TEXT = st.sampled_from(["x", ""]) | st.sampled_from(SQUARES).map("chant_practice@".__add__)
+
+
+@FUZZ
+@given(index=state_index, kind=st.sampled_from(["place", "target"]), card=st.integers(-3, 30),
+       square=st.integers(-40, 60), text=HAND_BUILT_TEXT)
+def test_hand_built_place_and_target_objects_raise_contract_errors(index: int, kind: str, card: int, square: int,
+                                                                   text: str) -> None:
+    """Action objects built by hand, not parsed: out-of-range indexes or a text that names another square."""
+    state = pool()[index].clone()
+    action = Place(card, square, text) if kind == "place" else Target(square, text)
+    before = snapshot(state)
+    legal = list(state.legal_actions())
+    try:
+        state.apply(action)
+    except (IllegalAction, InvalidAction):
+        assert snapshot(state) == before
+        return
+    assert action in legal
+
+
+@pytest.mark.parametrize("action", [Place(0, -37, "x"), Place(-1, -1, "x"), DestroyFromHand(99),
+                                    ChooseLine("file", 99)], ids=["place-37", "place-1-1", "destroy99", "file99"])
+def test_hand_built_out_of_range_actions_raise_illegal_action(action: Action) -> None:
+    state = _first_position("main")
+    before = snapshot(state)
+    with pytest.raises(IllegalAction):
+        state.apply(action)
     assert snapshot(state) == before

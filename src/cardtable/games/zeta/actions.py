@@ -28,7 +28,7 @@ class Place(Action):
 
     card: int
     square: int
-    text: str = field(compare=False, repr=False)
+    text: str = field(repr=False)  # compared too: the same index names another square on another board
 
     def __str__(self) -> str:
         return self.text
@@ -47,7 +47,7 @@ class Target(Action):
     """Destroy the card on ``square`` with the pending optional targeted effect."""
 
     square: int
-    text: str = field(compare=False, repr=False)
+    text: str = field(repr=False)
 
     def __str__(self) -> str:
         return self.text
@@ -60,7 +60,7 @@ class DestroyFromHand(Action):
     card: int
 
     def __str__(self) -> str:
-        return f"destroy:{CARDS[self.card].id}"
+        return f"destroy:{CARDS[self.card].id if 0 <= self.card < NUM_TYPES else f'#{self.card}'}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,7 +71,10 @@ class ChooseLine(Action):
     index: int
 
     def __str__(self) -> str:
-        label = str(self.index + 1) if self.kind == "rank" else FILES[self.index]
+        if self.kind == "rank":
+            label = str(self.index + 1)
+        else:
+            label = FILES[self.index] if 0 <= self.index < len(FILES) else f"#{self.index}"
         return f"{self.kind}:{label}"
 
 

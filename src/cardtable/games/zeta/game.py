@@ -207,6 +207,12 @@ class ZetaGame(Game[ZetaRules]):
         outcome = d.get("outcome")
         if outcome is not None:
             state.result = Outcome.from_json(outcome, f"{path}.outcome")
+            if any(w > 1 for w in state.result.winners):
+                raise InvalidPosition(f"{path}.outcome.winners", "Zeta's seats are 0 and 1")
+        for key, values in (("hand_sizes", state.hand_size), ("deck_sizes", [len(x) for x in state.decks])):
+            given = d.get(key)
+            if given is not None and given != values:
+                raise InvalidPosition(f"{path}.{key}", f"expected {values} to match the cards listed, got {given!r}")
         state.pending = self._read_pending(d.get("pending"), state, f"{path}.pending", card_id, square)
         self._check_consistency(state, path)
         return state
@@ -229,6 +235,9 @@ class ZetaGame(Game[ZetaRules]):
                 mask |= 1 << square(name, f"{path}.targets[{i}]")
             if not mask:
                 raise InvalidPosition(f"{path}.targets", "a pending target choice needs at least one target")
+            if mask & ~state._destroyable(mask, state.decider, targeted=True):
+                raise InvalidPosition(f"{path}.targets", "every target must hold a card the effect may destroy "
+                                                         "(no empty squares, no barriers; ZETA-R26, R30)")
             out["mask"] = mask
         elif phase == CHOOSE_FORTUNE:
             drawn = jp.array(jp.get(p, "drawn", path), f"{path}.drawn", 2)
@@ -243,8 +252,8 @@ class ZetaGame(Game[ZetaRules]):
                 if not isinstance(act, ChooseLine):
                     raise InvalidPosition(f"{path}.lines[{i}]", "expected rank:N or file:X")
                 lines.append((act.kind, act.index))
-            if not lines:
-                raise InvalidPosition(f"{path}.lines", "a pending line choice needs at least one line")
+            if not lines or any(line not in state._full_lines() for line in lines):
+                raise InvalidPosition(f"{path}.lines", "a pending line choice lists full ranks or files only (ZETA-R59)")
             out["lines"] = lines
         return out
 
@@ -265,6 +274,8 @@ class ZetaGame(Game[ZetaRules]):
             raise InvalidPosition(f"{path}.outcome", "a finished game has phase 'over'")
         if state.phase == MAIN and state.result is None and state.decider != state.active:
             raise InvalidPosition(f"{path}.decider", "in the main phase the active player decides")
+        if state.phase == MULLIGAN_PHASE and self.rules.mulligan == "none":
+            raise InvalidPosition(f"{path}.phase", "there is no mulligan under mulligan=none (ZETA-R11)")
         if state.phase == MULLIGAN_PHASE and (not state.mulligan_left or state.mulligan_left[0] != state.decider):
             raise InvalidPosition(f"{path}.mulligan_left", "the decider must be the next seat to decide the mulligan")
         if state.phase == MAIN and state.frames and state.result is None:

@@ -390,6 +390,8 @@ class ZetaState(State):
     def _illegality(self, action: Action) -> tuple[str, str] | None:
         phase = self.phase
         kind = type(action)
+        if not self._is_own_action(action):
+            return ("ZETA-R15", f"{action!r} is not an action of a {self.geo.width}x{self.geo.height} Zeta board")
         if phase == MAIN:
             if kind is Place:
                 assert isinstance(action, Place)
@@ -445,6 +447,20 @@ class ZetaState(State):
             return ("ZETA-R11", f"decide the mulligan first (mulligan or keep), not {action}")
         return ("ZETA-R24", "the game is over")
 
+    def _is_own_action(self, action: Action) -> bool:
+        """True if ``action`` names a card and square that exist in this game (objects from elsewhere may not)."""
+        if isinstance(action, Place):
+            return 0 <= action.card < NUM_TYPES and 0 <= action.square < self.geo.size and \
+                self.table.place[action.card][action.square] == action
+        if isinstance(action, Target):
+            return 0 <= action.square < self.geo.size and self.table.target[action.square] == action
+        if isinstance(action, DestroyFromHand):
+            return 0 <= action.card < NUM_TYPES
+        if isinstance(action, ChooseLine):
+            limit = self.geo.height if action.kind == "rank" else self.geo.width if action.kind == "file" else 0
+            return 0 <= action.index < limit
+        return True
+
     def _placement_problem(self, c: int, s: int) -> tuple[str, str] | None:
         seat = self.active
         card = CARDS[c]
@@ -483,8 +499,10 @@ class ZetaState(State):
             act: Place = action  # type: ignore[assignment]  # checked: type(action) is Place
             seat = self.active
             c = act.card
+            s = act.square
+            row = self.table.place[c] if 0 <= c < NUM_TYPES else ()
             hand = self.hands[seat]
-            if hand[c] and c != WIND and not self.gravity:
+            if 0 <= s < len(row) and row[s] is act and hand[c] and c != WIND and not self.gravity:
                 t = self.turn
                 occ = self.occ
                 filled = occ[0] | occ[1]
@@ -492,7 +510,6 @@ class ZetaState(State):
                     cap = self.cost_cap(seat)
                 else:
                     cap = filled.bit_count()
-                s = act.square
                 bit = 1 << s
                 if COSTS[c] <= cap and not (filled | self.blocked) & bit:  # ZETA-R14, R15
                     hand[c] -= 1

@@ -189,11 +189,20 @@ def render_player(p: int, item: Mapping[str, Any], view: Mapping[str, Any], ctx:
     if not pool:
         cosmic.append("(none left)", style="dim")
     grid.add_row("cosmic", cosmic)
+    setup = view.get("setup") or {}
     options = list(item.get("options_face_up") or [])
     if options:
-        grid.add_row("options", Text(f"{sum(1 for o in options if o)} of {len(options)} face up"))
-    if item.get("hero_uses_left"):
-        grid.add_row("hero", Text(f"{item['hero_uses_left']} use(s) left"))
+        names = list(setup.get(f"p{p + 1}_options") or [])
+        line = Text()
+        for k, up in enumerate(options):
+            if k:
+                line.append("  ")
+            name = names[k] if k < len(names) else f"#{k + 1}"
+            line.append(name if up else f"{name} (used)", style="bold" if up else "dim")
+        grid.add_row("options", line)
+    hero = setup.get(f"p{p + 1}_hero")
+    if hero:
+        grid.add_row("hero", Text(f"{hero}: {item.get('hero_uses_left', 0)} use(s) left"))
     return _boxed(title, grid)
 
 
