@@ -12,7 +12,7 @@ from typer.testing import CliRunner
 from cardtable.cli.play import rulebook
 from cardtable.cli.play_cmd import register
 
-SHARED = Path("/work/shared/rules")
+SHARED = Path(__file__).resolve().parents[3] / "shared" / "rules"  # ../shared beside the checkout
 GAMES = ("zeta", "oscilloscope", "utahime")
 app = typer.Typer()
 register(app)

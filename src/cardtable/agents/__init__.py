@@ -9,10 +9,21 @@ from .base import Agent, Candidate, View, decide
 from .heuristics import Evaluator, Heuristic, evaluator_for, has_heuristic, heuristic_for, register_heuristic
 from .ismcts import ISMCTSAgent, SearchConfig, SearchStats
 from .simple import HeuristicAgent, RandomAgent
-from .specs import DIFFICULTIES, LEVELS, SPEC_HELP, AgentSpec, AgentSpecError, make_agent, parse_spec, search_config
+from .specs import (
+    DIFFICULTIES,
+    GAME_LEVELS,
+    LEVELS,
+    SPEC_HELP,
+    AgentSpec,
+    AgentSpecError,
+    level_config,
+    make_agent,
+    parse_spec,
+    search_config,
+)
 
 __all__ = [
-    "DIFFICULTIES", "LEVELS", "SPEC_HELP", "Agent", "AgentSpec", "AgentSpecError", "Candidate", "Evaluator", "Heuristic",
+    "DIFFICULTIES", "GAME_LEVELS", "LEVELS", "SPEC_HELP", "Agent", "AgentSpec", "AgentSpecError", "Candidate", "Evaluator", "Heuristic",
     "HeuristicAgent", "ISMCTSAgent", "RandomAgent", "SearchConfig", "SearchStats", "View", "decide",
-    "evaluator_for", "has_heuristic", "heuristic_for", "make_agent", "parse_spec", "register_heuristic", "search_config",
+    "evaluator_for", "has_heuristic", "heuristic_for", "level_config", "make_agent", "parse_spec", "register_heuristic", "search_config",
 ]

@@ -17,15 +17,32 @@ from .heuristics import evaluator_for, has_heuristic, heuristic_for
 from .ismcts import ISMCTSAgent, SearchConfig
 from .simple import HeuristicAgent, RandomAgent
 
+_GUIDED = SearchConfig(iterations=300, rollout="heuristic", expansion="heuristic", bias=2.0)
+
 LEVELS: dict[str, SearchConfig] = {
-    "easy": SearchConfig(iterations=100, rollout="heuristic", expansion="heuristic"),
-    "normal": SearchConfig(iterations=300, rollout="heuristic", expansion="heuristic"),
-    "hard": SearchConfig(iterations=1000, rollout="heuristic", expansion="heuristic"),
+    "easy": replace(_GUIDED, iterations=100),
+    "normal": replace(_GUIDED, iterations=300),
+    "hard": replace(_GUIDED, iterations=1000),
 }
 """ISMCTS budgets by difficulty level (per decision), guided by the game's heuristic.
 
 For a game without a heuristic the levels fall back to random expansion and rollouts.
 """
+
+GAME_LEVELS: dict[str, dict[str, SearchConfig]] = {
+    # long games (about 120-170 actions): rollouts of 20 actions, then the heuristic's evaluator
+    "utahime": {level: replace(_GUIDED, iterations=n, max_rollout_actions=20)
+                for level, n in (("easy", 50), ("normal", 150), ("hard", 400))},
+    "oscilloscope": {level: replace(_GUIDED, iterations=n, max_rollout_actions=20)
+                     for level, n in (("easy", 50), ("normal", 150), ("hard", 400))},
+}
+"""Per-game levels where the defaults would be too slow; budgets aim at about 0.1 / 0.3 / 1 s a decision."""
+
+
+def level_config(level: str, game: str | None = None) -> SearchConfig:
+    """The ISMCTS configuration of a difficulty level for ``game`` (its own table, else the defaults)."""
+    return GAME_LEVELS.get(game or "", LEVELS).get(level, LEVELS[level])
+
 
 DIFFICULTIES: dict[str, str] = {
     "easy": "heuristic:epsilon=0.3",
@@ -113,7 +130,7 @@ def _number(spec: AgentSpec, key: str, kind: type[int] | type[float]) -> Any:
 
 def search_config(spec: AgentSpec, game: Game[Any] | None = None) -> SearchConfig:
     """The ISMCTS configuration an ``ismcts`` spec describes (its level, then its options) for ``game``."""
-    cfg = LEVELS[spec.level or "normal"]
+    cfg = level_config(spec.level or "normal", game.name if game is not None else None)
     changes: dict[str, Any] = {}
     opts = spec.options
     if game is not None and not has_heuristic(game.name):
