@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -48,33 +49,29 @@ def _play(state: State, rng: random.Random) -> int:
     return n
 
 
-def playouts(game_name: str, flags: dict[str, Any], setup: dict[str, Any], seconds: float, seed: int = 1) -> Rate:
-    """Random games from ``new_game`` for about ``seconds``."""
-    game = load_game(game_name, **flags)
+def _measure(label: str, make: Callable[[int], State], seconds: float, seed: int) -> Rate:
+    """Play games made by ``make(game_index)`` for about ``seconds`` of CPU time."""
     rng = random.Random(seed)
     games = actions = 0
     start = time.process_time()
     deadline = start + seconds
     while time.process_time() < deadline:
         for _ in range(20):
-            actions += _play(game.new_game(seed=seed + games, **setup), rng)
+            actions += _play(make(games), rng)
             games += 1
-    return Rate("playouts", games, actions, time.process_time() - start)
+    return Rate(label, games, actions, time.process_time() - start)
+
+
+def playouts(game_name: str, flags: dict[str, Any], setup: dict[str, Any], seconds: float, seed: int = 1) -> Rate:
+    """Random games from ``new_game`` for about ``seconds``."""
+    game = load_game(game_name, **flags)
+    return _measure("playouts", lambda k: game.new_game(seed=seed + k, **setup), seconds, seed)
 
 
 def rollouts(game_name: str, flags: dict[str, Any], setup: dict[str, Any], seconds: float, seed: int = 1) -> Rate:
     """Random games from clones of one start position for about ``seconds``."""
-    game = load_game(game_name, **flags)
-    root = game.new_game(seed=seed, **setup)
-    rng = random.Random(seed)
-    games = actions = 0
-    start = time.process_time()
-    deadline = start + seconds
-    while time.process_time() < deadline:
-        for _ in range(20):
-            actions += _play(root.clone(), rng)
-            games += 1
-    return Rate("rollouts", games, actions, time.process_time() - start)
+    root = load_game(game_name, **flags).new_game(seed=seed, **setup)
+    return _measure("rollouts", lambda k: root.clone(), seconds, seed)
 
 
 def openspiel_rollouts(seconds: float, seed: int = 1) -> Rate | None:
