@@ -71,3 +71,47 @@ def test_three_players_each_seat_maximises_its_own_return() -> None:
     # and it runs whole three-player games against random without trouble
     result = run_arena(ArenaConfig("tally", "ismcts:iterations=60", "random", games=6, seed=2, setup={"players": 3}))
     assert result.players == 3 and result.games == 6
+
+
+def test_truncated_rollouts_are_scored_by_the_evaluator() -> None:
+    """With depth=0 every leaf that is not over is scored by the evaluator, here one that favours seat 0."""
+    state = _position([[1, 2, 3], [4, 5, 6]], [], [1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6])
+    agent = ISMCTSAgent(state.game, SearchConfig(iterations=60, max_rollout_actions=0),
+                        evaluator=lambda view: [1.0, -1.0])
+    decide(agent, state, random.Random(0))
+    assert all(c.win_rate == 1.0 for c in agent.explain(top=3))
+
+
+def test_heuristic_guidance_and_its_options() -> None:
+    """Guided search: heuristic expansion with widening and progressive bias; bad values are refused."""
+    state = _position([[6, 1, 2], [5, 5, 5]], [4, 5], [1, 1, 2, 2, 3, 3, 4, 4, 4, 5, 6, 6, 6])
+    agent = make_agent("ismcts:iterations=200,expand=heuristic,rollout=heuristic,bias=3,widen=0.4", state.game)
+    assert isinstance(agent, ISMCTSAgent) and agent.config.bias == 3.0 and agent.config.widening == 0.4
+    assert str(decide(agent, state, random.Random(0))) == "play 6"  # 9 + 6 = 15
+    for bad in ("bias=-1", "widen=2", "expand=smart"):
+        try:
+            make_agent(f"ismcts:{bad}", state.game)
+        except ValueError as exc:
+            assert "Valid specs" in str(exc)
+        else:  # pragma: no cover
+            raise AssertionError(bad)
+
+
+def test_heuristic_agent_explains_its_scores() -> None:
+    """The heuristic agent's explain() lists its scores, best first, without visits."""
+    state = _position([[6, 1, 2], [5, 5, 5]], [4, 5], [1, 1, 2, 2, 3, 3, 4, 4, 4, 5, 6, 6, 6])
+    agent = make_agent("heuristic", state.game)
+    assert str(decide(agent, state, random.Random(0))) == "play 6"
+    hints = agent.explain()
+    assert hints[0].action == "play 6" and hints[0].visits == 0 and hints[0].win_rate is None
+    assert [h.score for h in hints] == sorted((h.score for h in hints), reverse=True)
+
+
+def test_hints_for_the_seat_to_move() -> None:
+    """hints() asks an agent about the seat to move and returns its top candidates (random: its one pick)."""
+    from cardtable.agents import hints
+
+    state = _position([[1, 4, 6], [2, 3, 5]], [6, 5], [1, 2, 3, 4, 6, 6, 1, 2, 3, 4, 5, 5])
+    top = hints(make_agent("ismcts:iterations=100", state.game), state, random.Random(0), top=2)
+    assert [c.action for c in top][0] == "play 4" and len(top) == 2
+    assert len(hints(make_agent("random", state.game), state, random.Random(0))) == 1

@@ -81,3 +81,18 @@ def test_heuristic_specs_need_a_heuristic_for_the_game() -> None:
         make_agent("ismcts", game)  # random rollouts need none
     finally:
         _HEURISTICS["tally"] = saved
+
+
+def test_levels_are_calibrated_per_game() -> None:
+    """Long games get their own budgets with truncated rollouts; Zeta's rollouts are greedy."""
+    from cardtable.agents import GAME_LEVELS, level_config
+
+    utahime = make_agent("ismcts:hard", cardtable.load_game("utahime"))
+    assert isinstance(utahime, ISMCTSAgent) and utahime.config == GAME_LEVELS["utahime"]["hard"]
+    assert utahime.config.max_rollout_actions == 20 and utahime.evaluator is not None
+    zeta = make_agent("ismcts:hard,iterations=50", cardtable.load_game("zeta"))
+    assert isinstance(zeta, ISMCTSAgent) and zeta.config.rollout_epsilon == 0.0 and zeta.config.iterations == 50
+    assert level_config("hard", "no-such-game") == LEVELS["hard"]
+    for levels in GAME_LEVELS.values():
+        assert set(levels) == set(LEVELS)
+        assert levels["easy"].iterations < levels["normal"].iterations < levels["hard"].iterations  # type: ignore[operator]

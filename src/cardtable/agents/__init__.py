@@ -5,7 +5,7 @@
 {'rollout': 'heuristic'}
 """
 
-from .base import Agent, Candidate, View, decide
+from .base import Agent, Candidate, View, decide, hints
 from .heuristics import Evaluator, Heuristic, evaluator_for, has_heuristic, heuristic_for, register_heuristic
 from .ismcts import ISMCTSAgent, SearchConfig, SearchStats
 from .simple import HeuristicAgent, RandomAgent
@@ -25,5 +25,5 @@ from .specs import (
 __all__ = [
     "DIFFICULTIES", "GAME_LEVELS", "LEVELS", "SPEC_HELP", "Agent", "AgentSpec", "AgentSpecError", "Candidate", "Evaluator", "Heuristic",
     "HeuristicAgent", "ISMCTSAgent", "RandomAgent", "SearchConfig", "SearchStats", "View", "decide",
-    "evaluator_for", "has_heuristic", "heuristic_for", "level_config", "make_agent", "parse_spec", "register_heuristic", "search_config",
+    "evaluator_for", "has_heuristic", "heuristic_for", "hints", "level_config", "make_agent", "parse_spec", "register_heuristic", "search_config",
 ]

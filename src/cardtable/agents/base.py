@@ -66,3 +66,10 @@ def decide(agent: Agent, state: State, rng: random.Random) -> Action:
     if action not in legal:
         raise ValueError(f"{agent!r} chose {str(action)!r}, which is not one of the legal actions")
     return action
+
+
+def hints(agent: Agent, state: State, rng: random.Random, top: int = 3) -> list[Candidate]:
+    """The agent's best candidates for the seat to move (it decides from that seat's view), best first."""
+    action = decide(agent, state, rng)
+    found = agent.explain(top)
+    return found or [Candidate(str(action), 0, None, 0.0)]

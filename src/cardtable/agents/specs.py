@@ -30,13 +30,16 @@ For a game without a heuristic the levels fall back to random expansion and roll
 """
 
 GAME_LEVELS: dict[str, dict[str, SearchConfig]] = {
-    # long games (about 120-170 actions): rollouts of 20 actions, then the heuristic's evaluator
+    # short tactical games: greedy heuristic rollouts (a random move in a rollout is a missed block)
+    "zeta": {level: replace(cfg, rollout_epsilon=0.0) for level, cfg in LEVELS.items()},
+    # long games (about 120-170 actions): rollouts of 20 or 40 actions (a set or two of
+    # Oscilloscope), then the heuristic's evaluator
     "utahime": {level: replace(_GUIDED, iterations=n, max_rollout_actions=20)
                 for level, n in (("easy", 50), ("normal", 150), ("hard", 400))},
-    "oscilloscope": {level: replace(_GUIDED, iterations=n, max_rollout_actions=20)
+    "oscilloscope": {level: replace(_GUIDED, iterations=n, max_rollout_actions=40)
                      for level, n in (("easy", 50), ("normal", 150), ("hard", 400))},
 }
-"""Per-game levels where the defaults would be too slow; budgets aim at about 0.1 / 0.3 / 1 s a decision."""
+"""Per-game levels; budgets aim at roughly 0.1 / 0.3 / 1 s of CPU a decision (Zeta hard: up to 2 s)."""
 
 
 def level_config(level: str, game: str | None = None) -> SearchConfig:

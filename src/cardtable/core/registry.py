@@ -8,10 +8,12 @@ from typing import Any
 from .game import Game
 
 _GAMES: dict[str, str] = {}
+_BUILTIN_LOADED = False
 
 
 def register(name: str, target: str) -> None:
     """Register a game class by import path ``"package.module:ClassName"``."""
+    _load_builtin()
     _GAMES[name] = target
 
 
@@ -39,7 +41,10 @@ def load_game(name: str, **rule_flags: Any) -> Game[Any]:
 
 
 def _load_builtin() -> None:
-    if not _GAMES:
+    global _BUILTIN_LOADED
+    if not _BUILTIN_LOADED:
         from cardtable.games import BUILTIN_GAMES
 
-        _GAMES.update(BUILTIN_GAMES)
+        _BUILTIN_LOADED = True
+        for name, target in BUILTIN_GAMES.items():
+            _GAMES.setdefault(name, target)

@@ -76,6 +76,7 @@ class _Ours:
         self.seconds = 0.0
 
     def step(self) -> None:
+        """Search the next position once."""
         state = self.states[self.turn % len(self.states)]
         self.turn += 1
         seat = state.current_player
@@ -103,6 +104,7 @@ class _Theirs:
         self.seconds = 0.0
 
     def step(self) -> None:
+        """Decide one move of the current mnk game."""
         if self.state.is_terminal() or self.moves >= 8:
             self.state = self.game.new_initial_state()
             self.moves = 0

@@ -26,7 +26,7 @@ from typing import Any
 import numpy as np
 from scipy import stats  # type: ignore[import-untyped]
 
-from cardtable.agents import Agent, decide, make_agent, parse_spec
+from cardtable.agents import Agent, decide, make_agent
 from cardtable.core import Game, load_game, record_of
 from cardtable.core.registry import game_class
 from cardtable.core.rules import parse_assignments
@@ -240,9 +240,9 @@ def plan(config: ArenaConfig) -> list[GameTask]:
         raise ValueError(f"the arena needs at least one game, got {config.games}")
     if config.jobs < 1:
         raise ValueError(f"jobs must be at least 1, got {config.jobs}")
-    parse_spec(config.agent_a)
-    parse_spec(config.agent_b)
     game = load_game(config.game, **dict(config.rules))
+    make_agent(config.agent_a, game)  # fail here, with the valid specs listed, rather than in a worker
+    make_agent(config.agent_b, game)
     setup = game.normalize_setup(dict(config.setup))
     players = game.num_players_for(setup)
     groups = -(-config.games // players)
@@ -446,6 +446,7 @@ def arena_main(game: str, agent_a: str, agent_b: str, *, games: int = 100, jobs:
         scores: list[float] = []
 
         def tick(result: GameResult) -> None:
+            """Advance the bar and show A's running score."""
             scores.append(result.score_a)
             bar.update(task_id, advance=1, score=f"{100 * sum(scores) / len(scores):.0f}%")
 

@@ -1086,7 +1086,8 @@ class ZetaState(State):
 
     def view(self, player: int | None) -> dict[str, Any]:
         """What ``player`` may know (ZETA-R3): everything but the other hand and deck order."""
-        out: dict[str, Any] = {"game": "zeta", "viewer": player, "current_player": self.current_player}
+        out: dict[str, Any] = {"game": "zeta", "viewer": player, "current_player": self.current_player,
+                               "board_size": [self.geo.width, self.geo.height]}
         out.update(self._public())
         out["pending"] = self._pending_json(reveal=player is not None and player == self.decider)
         out["hands"] = [

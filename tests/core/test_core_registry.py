@@ -1,0 +1,19 @@
+"""The registry: built-in games stay available after a game is registered at run time."""
+
+from __future__ import annotations
+
+import pytest
+
+from cardtable.core import registry
+
+
+def test_register_before_first_lookup_keeps_the_builtin_games(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(registry, "_GAMES", {})
+    monkeypatch.setattr(registry, "_BUILTIN_LOADED", False)
+    registry.register("toy", "somewhere:Toy")
+    assert {"zeta", "oscilloscope", "utahime", "toy"} <= set(registry.game_names())
+
+
+def test_unknown_game_names_the_choices() -> None:
+    with pytest.raises(ValueError, match="choose one of: oscilloscope, utahime, zeta"):
+        registry.load_game("chess")
