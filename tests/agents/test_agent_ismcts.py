@@ -51,7 +51,7 @@ def test_time_budget_and_search_stats() -> None:
     agent = ISMCTSAgent(game, SearchConfig(iterations=None, seconds=0.05))
     decide(agent, state, random.Random(0))
     stats = agent.last_stats
-    assert stats.iterations > 10 and 0.04 < stats.seconds < 0.5 and stats.iterations_per_second > 0
+    assert stats.iterations > 10 and 0.04 < stats.seconds < 2.0 and stats.iterations_per_second > 0
 
 
 def test_single_legal_action_needs_no_search() -> None:
