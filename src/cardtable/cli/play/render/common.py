@@ -151,3 +151,13 @@ def _number(x: Any) -> str:
 def count_line(label: str, value: Any) -> Text:
     """``label value`` with the label dim."""
     return Text.assemble((f"{label} ", "dim"), str(value))
+
+
+def decision_line(decider: int, text: str, rule: str, ctx: Context) -> Text:
+    """"SEAT decides: what [RULE]": the opening of every game's pending-decision line."""
+    out = Text()
+    out.append_text(seat_text(decider, ctx))
+    out.append(" decides: ", style="bold")
+    out.append(text)
+    out.append(f" [{rule}]", style="dim")
+    return out

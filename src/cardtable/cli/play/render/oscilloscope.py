@@ -11,7 +11,7 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from .common import Context, last_move_line, seat_style, seat_text, title_line
+from .common import Context, decision_line, last_move_line, seat_style, seat_text, title_line
 
 SEG = 8
 """Columns per time position."""
@@ -169,11 +169,7 @@ def describe_pending(view: Mapping[str, Any], ctx: Context) -> Text | None:
         text = text.replace("the time position", f"time position {pending['row']}")
         if int(view.get("players", 2)) == 1 and phase == "keep":
             text, rule = "keep one filter of the captured position as a score card (keep TRAIN)", "OSC-R57"
-    out = Text()
-    out.append_text(seat_text(decider, ctx))
-    out.append(" decides: ", style="bold")
-    out.append(text)
-    out.append(f" [{rule}]", style="dim")
+    out = decision_line(decider, text, rule, ctx)
     if view.get("viewer") != decider:
         out.append(" (waiting)", style="dim")
     return out

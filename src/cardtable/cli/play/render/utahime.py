@@ -10,7 +10,7 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from .common import Context, last_move_line, seat_text, title_line
+from .common import Context, decision_line, last_move_line, seat_text, title_line
 
 SUITS = {"H": "♥", "S": "♠", "C": "♣", "D": "♦"}
 RED = {"H", "D"}
@@ -245,11 +245,7 @@ def describe_pending(view: Mapping[str, Any], ctx: Context) -> Text | None:
     if decider is None or phase not in PHASES:
         return None
     text, rule = PHASES[phase]
-    out = Text()
-    out.append_text(seat_text(decider, ctx))
-    out.append(" decides: ", style="bold")
-    out.append(text)
-    out.append(f" [{rule}]", style="dim")
+    out = decision_line(decider, text, rule, ctx)
     banned = forbidden_suits(view, decider) if phase == "main" else []
     if banned:
         out.append(" · forbidden suits: " + " ".join(SUITS.get(s, s) for s in banned), style="yellow")
