@@ -16,6 +16,7 @@ from typing import Any, ClassVar, Generic, TypeVar
 
 from . import jsonpos
 from .errors import IllegalAction, InvalidAction, InvalidPosition
+from .events import SETUP_MOVE, Event
 from .rng import fresh_seed, rng_from_json, rng_to_json
 from .rules import RulesBase
 
@@ -96,14 +97,24 @@ class Game(ABC, Generic[RulesT]):
         return f"load_game({self.name!r}{', ' if changed else ''}{changed})"
 
     # -- states ---------------------------------------------------------------------------------
-    def new_game(self, seed: int | None = None, **setup: Any) -> State:
-        """A new game: all randomness comes from a ``random.Random(seed)`` that the state owns."""
+    def new_game(self, seed: int | None = None, *, record_events: bool = False, **setup: Any) -> State:
+        """A new game: all randomness comes from a ``random.Random(seed)`` that the state owns.
+
+        With ``record_events`` the state keeps its :class:`~cardtable.core.events.Event` log from the
+        setup on (a table does; searches and playouts do not, and pay nothing for it).
+        """
         if seed is None:
             seed = fresh_seed()
         if not isinstance(seed, int) or isinstance(seed, bool):
             raise ValueError(f"seed must be an integer, got {seed!r}")
         normal = self.normalize_setup(setup)
-        return self._new_state(seed, normal, random.Random(seed))
+        state = self._new_state(seed, normal, random.Random(seed))
+        if record_events:
+            state.record_events()
+            state._setup_events()
+            state._events = [e if e.move == SETUP_MOVE else Event(e.kind, e.public, e.secret, e.to, SETUP_MOVE)
+                             for e in state.events]
+        return state
 
     def normalize_setup(self, setup: Mapping[str, Any]) -> dict[str, Any]:
         """Validate setup options and return their JSON-safe, complete form (ValueError if bad)."""
@@ -236,6 +247,38 @@ class State(ABC):
     @abstractmethod
     def summary(self) -> str:
         """A one-line description of the position, for error messages and logs."""
+
+    # -- events ---------------------------------------------------------------------------------
+    _events: list[Event] | None = None
+    """The event log when recording (see :mod:`cardtable.core.events`); None (the default) when not."""
+
+    def _setup_events(self) -> None:
+        """Emit what the setup tells each seat (its dealt hand, who moves first); called once by ``new_game``."""
+
+    def _emit(self, kind: str, public: Mapping[str, Any] | None = None, secret: Mapping[str, Any] | None = None,
+              to: tuple[int, ...] = ()) -> None:
+        """Log an event of the action being applied (no-op unless recording); see ``Event`` for the parts."""
+        if self._events is not None:
+            self._events.append(Event(kind, public if public is not None else {}, secret, to, len(self.history)))
+
+    def record_events(self) -> None:
+        """Start keeping the event log (from this point on; a table turns it on at ``new_game``)."""
+        if self._events is None:
+            self._events = []
+
+    @property
+    def is_recording(self) -> bool:
+        """True while the state keeps its event log."""
+        return self._events is not None
+
+    @property
+    def events(self) -> list[Event]:
+        """Every event so far with its secret parts (server side only; empty when not recording)."""
+        return self._events if self._events is not None else []
+
+    def events_for(self, seat: int | None, start: int = 0) -> list[dict[str, Any]]:
+        """Events ``start`` onwards as ``seat`` learns them (None: a spectator's public log)."""
+        return [e.seen_by(seat) for e in self.events[start:]]
 
     # -- the contract, guarded once -------------------------------------------------------------
     @property

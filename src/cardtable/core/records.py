@@ -106,8 +106,11 @@ def record_of(state: State, players: list[str] | None = None, meta: dict[str, An
     )
 
 
-def replay(record: Record, upto: int | None = None) -> State:
-    """Replay a record (its first ``upto`` actions) and check it reaches the recorded outcome."""
+def replay(record: Record, upto: int | None = None, *, events: bool = False) -> State:
+    """Replay a record (its first ``upto`` actions) and check it reaches the recorded outcome.
+
+    With ``events`` the replayed state keeps its event log (for a replay as a seat, or the lab).
+    """
     try:
         game = load_game(record.game, **record.rules)
     except ValueError as exc:
@@ -115,7 +118,10 @@ def replay(record: Record, upto: int | None = None) -> State:
     if record.rules_version != game.rules.rules_version:
         raise RecordError(f"record was made with {record.game} rules version {record.rules_version}; "
                           f"this version implements {game.rules.rules_version}")
-    state = game.new_game(seed=record.seed, **record.setup)
+    try:
+        state = game.new_game(seed=record.seed, record_events=events, **record.setup)
+    except ValueError as exc:
+        raise RecordError(f"record has a setup this version cannot start: {exc}") from None
     actions = record.actions if upto is None else record.actions[:upto]
     for i, text in enumerate(actions):
         try:

@@ -38,7 +38,7 @@ def rulebook_text(game: str) -> str:
     """The whole Markdown rulebook of ``game`` (ValueError naming the games if unknown)."""
     if game not in PREFIXES:
         raise ValueError(f"no rulebook for {game!r}; choose one of: {', '.join(PREFIXES)}")
-    return resources.files("cardtable.cli.play").joinpath("rulebooks", f"{game}.md").read_text(encoding="utf-8")
+    return resources.files(f"cardtable.games.{game}").joinpath("rulebook.md").read_text(encoding="utf-8")
 
 
 def rules_section(game: str) -> str:
