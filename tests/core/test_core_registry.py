@@ -8,7 +8,7 @@ from cardtable.core import registry
 
 
 def test_register_before_first_lookup_keeps_the_builtin_games(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(registry, "_GAMES", {})
+    monkeypatch.setattr(registry, "_ENTRIES", {})
     monkeypatch.setattr(registry, "_BUILTIN_LOADED", False)
     registry.register("toy", "somewhere:Toy")
     assert {"zeta", "oscilloscope", "utahime", "toy"} <= set(registry.game_names())

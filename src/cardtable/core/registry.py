@@ -1,36 +1,93 @@
-"""The registry of games: ``load_game(name, **rule_flags)`` and ``game_names()``."""
+"""The registry of games: ``load_game(name, **rule_flags)``, ``game_names()`` and each game's parts.
+
+A game registers one :class:`GameEntry`: where its ``Game`` class, rulebook, event describer,
+heuristic and terminal screen live, as import paths, so nothing is imported until it is used and
+this module never imports a game. The built-in games are found through the ``cardtable.games``
+entry-point group (declared in ``pyproject.toml``); a plug-in package can add its own the same way,
+or call :func:`register` at run time.
+
+>>> entry("zeta").rule_prefix
+'ZETA'
+"""
 
 from __future__ import annotations
 
 import importlib
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from importlib import metadata
 from typing import Any
 
 from .game import Game
 
-_GAMES: dict[str, str] = {}
+ENTRY_POINT_GROUP = "cardtable.games"
+"""The entry-point group whose entries name :class:`GameEntry` objects."""
+
+
+@dataclass(frozen=True)
+class GameEntry:
+    """Where a game's parts live (``"module:attribute"`` import paths; empty when the game has none)."""
+
+    name: str
+    game: str
+    """The ``Game`` subclass."""
+    rule_prefix: str = ""
+    """The prefix of the rulebook's rule ids (``ZETA`` for ``ZETA-R12``)."""
+    rulebook: str = ""
+    """The package that holds ``rulebook.md``."""
+    describe_event: str = ""
+    """``describe_event(event, names) -> str``: one event of a seat's log in words."""
+    heuristic: str = ""
+    """``score_actions(view, actions) -> list[float]`` (its module may define ``evaluate`` too)."""
+    renderer: str = ""
+    """The terminal screen: ``render(view, context) -> rich renderable``."""
+    describe_action: str = ""
+    """The terminal's words for an action string: ``describe(action, actor, context) -> str``."""
+
+
+_ENTRIES: dict[str, GameEntry] = {}
 _BUILTIN_LOADED = False
 
 
-def register(name: str, target: str) -> None:
-    """Register a game class by import path ``"package.module:ClassName"``."""
+def resolve(target: str) -> Any:
+    """The object an import path ``"package.module:attribute"`` names (ImportError/AttributeError if none)."""
+    module, _, attr = target.partition(":")
+    return getattr(importlib.import_module(module), attr)
+
+
+def register(name_or_entry: str | GameEntry, target: str = "") -> None:
+    """Register a game: a :class:`GameEntry`, or a name and the import path of its Game class."""
     _load_builtin()
-    _GAMES[name] = target
+    if isinstance(name_or_entry, GameEntry):
+        _ENTRIES[name_or_entry.name] = name_or_entry
+    else:
+        _ENTRIES[name_or_entry] = GameEntry(name_or_entry, target)
 
 
 def game_names() -> list[str]:
     """Names of every registered game, sorted."""
     _load_builtin()
-    return sorted(_GAMES)
+    return sorted(_ENTRIES)
+
+
+def entry(name: str) -> GameEntry:
+    """The entry of the game ``name`` (ValueError naming the choices if unknown)."""
+    _load_builtin()
+    found = _ENTRIES.get(name)
+    if found is None:
+        raise ValueError(f"unknown game {name!r}; choose one of: {', '.join(sorted(_ENTRIES))}")
+    return found
+
+
+def entries() -> list[GameEntry]:
+    """Every registered game's entry, by name."""
+    _load_builtin()
+    return [_ENTRIES[n] for n in sorted(_ENTRIES)]
 
 
 def game_class(name: str) -> type[Game[Any]]:
     """The Game subclass registered under ``name`` (ValueError naming the choices if unknown)."""
-    _load_builtin()
-    target = _GAMES.get(name)
-    if target is None:
-        raise ValueError(f"unknown game {name!r}; choose one of: {', '.join(sorted(_GAMES))}")
-    module, _, cls_name = target.partition(":")
-    cls: type[Game[Any]] = getattr(importlib.import_module(module), cls_name)
+    cls: type[Game[Any]] = resolve(entry(name).game)
     return cls
 
 
@@ -40,11 +97,31 @@ def load_game(name: str, **rule_flags: Any) -> Game[Any]:
     return cls(cls.Rules.from_flags(**rule_flags))
 
 
+EventDescriber = Callable[[Mapping[str, Any], Sequence[str]], str]
+
+
+def plain_describe_event(event: Mapping[str, Any], names: Sequence[str]) -> str:
+    """The words of an event for a game without a describer: its kind and fields."""
+    fields = ", ".join(f"{k} {v}" for k, v in event.items() if k not in ("kind", "move"))
+    return f"{event.get('kind', '?')}" + (f": {fields}" if fields else "")
+
+
+def describer(name: str) -> EventDescriber:
+    """The event describer of game ``name`` (a plain one if it has none)."""
+    target = entry(name).describe_event
+    if not target:
+        return plain_describe_event
+    fn: EventDescriber = resolve(target)
+    return fn
+
+
 def _load_builtin() -> None:
     global _BUILTIN_LOADED
-    if not _BUILTIN_LOADED:
-        from cardtable.games import BUILTIN_GAMES
-
-        _BUILTIN_LOADED = True
-        for name, target in BUILTIN_GAMES.items():
-            _GAMES.setdefault(name, target)
+    if _BUILTIN_LOADED:
+        return
+    _BUILTIN_LOADED = True
+    for ep in metadata.entry_points(group=ENTRY_POINT_GROUP):
+        found = ep.load()
+        for item in (found if isinstance(found, (list, tuple)) else [found]):
+            if isinstance(item, GameEntry):
+                _ENTRIES.setdefault(item.name, item)
