@@ -9,9 +9,9 @@ import pytest
 from scipy import stats
 
 import cardtable
+from cardtable.cli.arena_cmd import arena_main
 from cardtable.lab.arena import (
     ArenaConfig,
-    arena_main,
     config_from_strings,
     elo_difference,
     parse_setup,

@@ -9,7 +9,7 @@ import pytest
 import typer
 from typer.testing import CliRunner
 
-from cardtable.cli.play import rulebook
+from cardtable.core import rulebook
 from cardtable.cli.play_cmd import register
 
 SHARED = Path(__file__).resolve().parents[3] / "shared" / "rules"  # ../shared beside the checkout
@@ -22,7 +22,7 @@ runner = CliRunner()
 @pytest.mark.parametrize("game", GAMES)
 def test_every_heading_is_a_rule(game: str) -> None:
     text = rulebook.rulebook_text(game)
-    prefix = rulebook.PREFIXES[game]
+    prefix = rulebook.prefixes()[game]
     ids = re.findall(rf"^\s*(?:[*-]\s+)?\*\*({prefix}-[A-Z]+\d+[a-z]?)\b", text, flags=re.MULTILINE)
     rules = rulebook.rules_of(game)
     assert ids and set(ids) == set(rules)

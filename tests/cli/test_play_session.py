@@ -10,7 +10,7 @@ from play_helpers import position, quiet_console
 
 import cardtable
 from cardtable.cli.play.loop import PlayOptions, TableDriver, step_through
-from cardtable.cli.play.session import HUMAN, Session, seat_specs
+from cardtable.table import HUMAN, Table, seat_specs
 from cardtable.cli.play.terminal import PlainReader, ScriptedReader
 from cardtable.core import Record, record_of, replay
 
@@ -29,10 +29,10 @@ def test_seat_specs_fill_the_other_seats_in_order() -> None:
 def _table(game: str, lines: list[str], specs: list[str], seed: int = 5, flags: dict[str, object] | None = None,
            **setup: object) -> tuple[TableDriver, ScriptedReader]:
     g = cardtable.load_game(game, **(flags or {}))
-    session = Session(g, g.new_game(seed=seed, **setup), specs)
+    table = Table.create(g, specs, seed=seed, setup=setup, meta={"tool": "cardtable play"})
     reader = ScriptedReader(lines)
     console = quiet_console(120)
-    return TableDriver(session, console, reader, PlayOptions(delay=0, hint_spec="ismcts:iterations=20")), reader
+    return TableDriver(table, console, reader, PlayOptions(delay=0, hint_spec="ismcts:iterations=20")), reader
 
 
 def _text(table: TableDriver) -> str:
@@ -74,9 +74,9 @@ def test_undo_takes_back_your_move_and_the_replies(tmp_path: Path) -> None:
     assert "Cannot undo: you have made no decision yet" in text
     assert "Undone:" in text
     # after the undo the game is back at P1's second decision: one P1 action, then P2's replies
-    actors = table.session.actors
+    actors = table.table.actors
     assert actors and actors[-1] != 0 and actors.count(0) == 1
-    assert table.state.history == replay(table.session.record(), upto=len(actors)).history
+    assert table.state.history == replay(table.table.record(), upto=len(actors)).history
 
 
 def test_save_and_quit_offer_and_replay(tmp_path: Path) -> None:

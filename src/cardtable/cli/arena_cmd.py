@@ -1,17 +1,22 @@
-"""``cardtable arena``: two agents play seat-rotated games and the statistics are printed.
+"""``cardtable arena``: two agents play seat-rotated games, and the statistics are presented.
 
-Registered by ``cardtable.cli.main`` with one line (``arena_cmd.register(app)``).
+The playing is :mod:`cardtable.lab.runner`, the statistics :mod:`cardtable.lab.stats` and the run
+:mod:`cardtable.lab.arena`; this module only presents them. Registered by ``cardtable.cli.main``.
 """
 
 from __future__ import annotations
 
+import math
+from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 from rich.console import Console
 
 from cardtable.agents import SPEC_HELP
+from cardtable.lab.arena import ArenaResult, GameResult, config_from_strings, plan, run_arena
+from cardtable.lab.stats import CONFIDENCE, Interval
 
 AGENT_HELP = "Agent spec: " + "; ".join(SPEC_HELP)
 
@@ -33,8 +38,7 @@ def arena(
     progress: Annotated[bool, typer.Option(help="Show a progress bar.")] = True,
 ) -> None:
     """Play AGENT_A against AGENT_B: seat-swapped games on shared seeds, scores with 95% intervals, Elo."""
-    from cardtable.cli.main import setup_from_options
-    from cardtable.lab.arena import arena_main
+    from cardtable.cli.options import setup_from_options
 
     items = list(setup or [])
     extra = setup_from_options(game, deck, players)
@@ -46,6 +50,88 @@ def arena(
         Console(stderr=True).print(f"[bold red]error:[/] {exc}")
         raise typer.Exit(2) from None
     del result
+
+
+def _fmt_pct(x: Interval) -> str:
+    return f"{100 * x.value:5.1f}%  [{100 * x.low:5.1f}%, {100 * x.high:5.1f}%]"
+
+
+def _fmt_elo(x: float) -> str:
+    return "+inf" if x == math.inf else "-inf" if x == -math.inf else f"{x:+.0f}"
+
+
+def report_table(result: ArenaResult) -> Any:
+    """The arena report as a rich renderable."""
+    from rich.table import Table
+
+    cfg = result.config
+    a, b, elo = result.score_a(), result.score_b(), result.elo()
+    title = (f"{cfg.game}: A = {cfg.agent_a}  vs  B = {cfg.agent_b}   "
+             f"({result.games} games, {result.players} players, seed {cfg.seed})")
+    table = Table(title=title, show_header=True, header_style="bold")
+    table.add_column("agent")
+    table.add_column("wins", justify="right")
+    table.add_column(f"score, {int(CONFIDENCE * 100)}% CI ({a.method})", justify="right")
+    table.add_column("fair share", justify="right")
+    table.add_row(f"A {cfg.agent_a}", str(result.wins_a), _fmt_pct(a), f"{100 * result.fair_share:.1f}%")
+    table.add_row(f"B {cfg.agent_b}" + (" (all its seats)" if result.players > 2 else ""), str(result.wins_b),
+                  _fmt_pct(b), f"{100 * (1 - result.fair_share):.1f}%")
+    lines = [f"draws: {result.draws}" + (f" (of which {result.truncated} stopped at the action limit)"
+                                         if result.truncated else ""),
+             "A's score by seat: " + ", ".join(f"seat {i}: {100 * s:.0f}%" for i, s in enumerate(result.score_by_seat())),
+             f"mean game length: {result.mean_length():.1f} actions",
+             f"elapsed: {result.wall_seconds:.1f} s with {cfg.jobs} job(s) = {result.games_per_second():.2f} games/s"]
+    if elo is not None:
+        lines.insert(1, f"Elo difference (A - B): {_fmt_elo(elo.value)}  [{_fmt_elo(elo.low)}, {_fmt_elo(elo.high)}]")
+    else:
+        lines.insert(1, "Elo difference: not defined for more than two players (compare A's score with its fair share)")
+    if cfg.records is not None:
+        lines.append(f"records: {result.games} files in {cfg.records}")
+    from rich.console import Group
+    from rich.text import Text
+
+    return Group(table, Text("\n".join(lines)))
+
+
+def arena_main(game: str, agent_a: str, agent_b: str, *, games: int = 100, jobs: int = 1, seed: int = 0,
+               rules: Sequence[str] = (), setup: Sequence[str] = (), extra_setup: Mapping[str, Any] | None = None,
+               records: str | None = None, max_actions: int | None = None, progress: bool = True,
+               json_out: bool = False) -> ArenaResult:
+    """Run ``cardtable arena`` end to end: parse, play with a progress bar, print the report."""
+    import json
+
+    from rich.console import Console
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
+
+    config = config_from_strings(game, agent_a, agent_b, games=games, jobs=jobs, seed=seed, rules=rules,
+                                 setup=setup, extra_setup=extra_setup, records=records, max_actions=max_actions)
+    total = len(plan(config))
+    console = Console()
+    err = Console(stderr=True)
+    with Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
+                  TextColumn("A {task.fields[score]}"), TimeElapsedColumn(), TimeRemainingColumn(),
+                  console=err, disable=not progress, transient=True) as bar:
+        task_id = bar.add_task(f"{game} arena", total=total, score="-")
+        scores: list[float] = []
+
+        def tick(result: GameResult) -> None:
+            """Advance the bar and show A's running score."""
+            scores.append(result.score_a)
+            bar.update(task_id, advance=1, score=f"{100 * sum(scores) / len(scores):.0f}%")
+
+        result = run_arena(config, tick)
+    if json_out:
+        console.print_json(json.dumps(result.to_json()))
+    else:
+        console.print(report_table(result))
+    return result
 
 
 def register(app: typer.Typer) -> None:

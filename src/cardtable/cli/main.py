@@ -5,14 +5,15 @@ from __future__ import annotations
 import json
 import random
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated
 
 import typer
 from rich.console import Console
 from rich.table import Table
 
 import cardtable
-from cardtable.core import Record, RecordError, game_class, play_random, record_of, replay
+from cardtable.cli.options import fail, load_with_flags, setup_from_options
+from cardtable.core import Record, RecordError, game_class, play_random, record_of
 
 app = typer.Typer(
     name="cardtable",
@@ -25,49 +26,6 @@ console = Console()
 err = Console(stderr=True)
 
 RulesOpt = Annotated[list[str] | None, typer.Option("--rules", "-r", help="Rule flag as flag=value (repeatable).")]
-
-
-def fail(message: str, code: int = 2) -> None:
-    """Print an error the way every command does, and exit."""
-    err.print(f"[bold red]error:[/] {message}")
-    raise typer.Exit(code)
-
-
-def load_with_flags(name: str, rules: list[str] | None) -> cardtable.Game[Any]:
-    """Load a game with ``flag=value`` strings, turning mistakes into clear errors."""
-    try:
-        cls = game_class(name)
-        flags = cls.Rules.from_strings(rules or []).changed_flags()
-        return cardtable.load_game(name, **flags)
-    except ValueError as exc:
-        fail(str(exc))
-        raise  # unreachable
-
-
-def setup_from_options(name: str, decks: list[str] | None, players: int | None) -> dict[str, Any]:
-    """Translate common command-line options into a game's setup keywords."""
-    setup: dict[str, Any] = {}
-    if decks:
-        if name != "zeta":
-            fail("--deck applies to zeta only")
-        from cardtable.games.zeta.decks import PRESET_NAMES, DeckError, load_deck_file
-
-        specs: list[Any] = []
-        for d in decks:
-            if d in PRESET_NAMES or d == "random":
-                specs.append(d)
-            else:
-                try:
-                    specs.append(load_deck_file(d).to_json())
-                except DeckError as exc:
-                    fail(str(exc))
-        if len(specs) == 1:
-            specs.append(specs[0])
-        setup["decks"] = specs
-    if players is not None:
-        setup["players"] = players
-    return setup
-
 
 @app.command()
 def games() -> None:
@@ -114,32 +72,58 @@ def demo(
         console.print(f"record saved to {save}")
 
 
+def _parse_viewer(as_seat: str | None, reveal: bool, players: int) -> int | str | None:
+    """``--as P2`` / ``--as 2`` as a 0-based seat, ``--reveal`` as ``"reveal"``, else None (a spectator)."""
+    if reveal and as_seat is not None:
+        fail("give --as SEAT or --reveal, not both")
+    if reveal:
+        return "reveal"
+    if as_seat is None:
+        return None
+    text = as_seat.strip().upper().removeprefix("P")
+    if not text.isdigit() or not 1 <= int(text) <= players:
+        fail(f"--as takes a seat P1 to P{players}, got {as_seat!r}")
+    return int(text) - 1
+
+
 @app.command("replay")
 def replay_cmd(
     file: Annotated[Path, typer.Argument(help="A record written by cardtable.")],
     to_end: Annotated[bool, typer.Option("--to-end", help="Print only the result.")] = False,
+    as_seat: Annotated[str | None, typer.Option("--as", help="Show what this seat saw (P1, P2 ...); "
+                                                "default: the only person's seat, else a spectator's view.")] = None,
+    reveal: Annotated[bool, typer.Option("--reveal", help="Show everything: every hand and every secret "
+                                         "(for the table's owner, after the game).")] = False,
 ) -> None:
-    """Step through a record move by move (Enter, b back, q quit); --to-end prints only the outcome."""
+    """Step through a record move by move (Enter, b back, q quit) as a seat saw it; --to-end prints the result."""
+    from cardtable.table import HUMAN, Table
+
     try:
         record = Record.load(file)
-        if not to_end:
-            from cardtable.cli import play_cmd
-
-            play_cmd.step_through(record, console)
-            return
-        state = replay(record)
+        table = Table.resume(record)
     except RecordError as exc:
         fail(str(exc))
+    n = len(table.seats)
+    viewer = _parse_viewer(as_seat, reveal, n)
+    if viewer is None and as_seat is None and not reveal:
+        humans = [p for p, spec in enumerate(record.players) if spec == HUMAN]
+        viewer = humans[0] if len(humans) == 1 else None
+    if not to_end:
+        from cardtable.cli import play_cmd
+
+        play_cmd.step_through(record, console, viewer)
         return
-    out = state.outcome()
+    out = table.state.outcome()
     if out is None:
         console.print(f"{record.game}: {len(record.actions)} actions replayed; the game is not finished "
-                      f"({state.summary()})")
+                      f"({table.name(table.current_seat)} to decide)", markup=False)
         return
-    who = ", ".join(f"seat {w}" for w in out.winners) or "nobody (draw)"
-    scores = f" scores {list(out.scores)}" if out.scores is not None else ""
+    who = ", ".join(table.name(w) for w in out.winners) or "nobody (draw)"
+    scores = ""
+    if out.scores is not None:
+        scores = " · scores " + ", ".join(f"{table.name(p)} {s:g}" for p, s in enumerate(out.scores))
     console.print(f"{record.game}: {len(record.actions)} actions replayed; winner: {who}; "
-                  f"{out.reason} [{out.rule}]{scores} {out.detail}")
+                  f"{out.reason} [{out.rule}]{scores}" + (f" · {out.detail}" if out.detail else ""), markup=False)
 
 
 @app.command()

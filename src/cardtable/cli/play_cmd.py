@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from cardtable.cli.play.rulebook import PREFIXES, find_rule, game_of_rule, rulebook_text, rules_section
+from cardtable.core.rulebook import find_rule, game_of_rule, has_rulebook, prefixes, rulebook_text, rules_section
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -25,7 +25,7 @@ RulesOpt = Annotated[list[str] | None, typer.Option("--rules", "-r", help="Rule 
 
 
 def play(
-    game: Annotated[str, typer.Argument(help="zeta, oscilloscope or utahime.")],
+    game: Annotated[str | None, typer.Argument(help="zeta, oscilloscope or utahime (not needed with --resume).")] = None,
     players: Annotated[int | None, typer.Option(help="Number of players (Oscilloscope: 1-4; the others: 2).")] = None,
     vs: Annotated[list[str] | None, typer.Option(
         "--vs", help="An AI for the next other seat, in seat order (repeatable): random, heuristic, easy, normal, "
@@ -37,6 +37,8 @@ def play(
     rules: RulesOpt = None,
     setup: Annotated[list[str] | None, typer.Option(
         "--setup", help="Setup option as key=value (repeatable), e.g. option_set=designer_example for Utahime.")] = None,
+    resume: Annotated[Path | None, typer.Option(
+        help="Continue the unfinished game saved in this record (its seats and rules; --vs/--seat re-seat it).")] = None,
     no_pause: Annotated[bool, typer.Option("--no-pause", help="Do not pause after computer moves.")] = False,
     delay: Annotated[float, typer.Option(help="Seconds to pause after each computer move.")] = 0.5,
     hint_agent: Annotated[str, typer.Option(help="The agent that answers `hint`.")] = "ismcts:normal",
@@ -45,36 +47,45 @@ def play(
     """Play a game in the terminal against people (hot-seat) or the computer."""
     from rich.console import Console
 
-    from cardtable.agents import AgentSpecError, make_agent
-    from cardtable.cli.main import fail, load_with_flags, setup_from_options
+    from cardtable.agents import AgentSpecError
+    from cardtable.cli.options import fail, load_with_flags, setup_from_options
     from cardtable.cli.play.loop import PlayOptions, TableDriver
-    from cardtable.cli.play.session import Session, seat_specs
+    from cardtable.core import Record, RecordError
+    from cardtable.table import Table, seat_specs
 
-    g = load_with_flags(game, rules)
-    setup_players: int | None = players
-    if players is not None and g.min_players == g.max_players:
-        if players != g.min_players:
-            fail(f"{g.title} is played by {g.min_players} players, not {players}")
-        setup_players = None
-    try:
-        from cardtable.lab.arena import parse_setup
-
-        options = {**parse_setup(setup or []), **setup_from_options(game, deck, setup_players)}
-        state = g.new_game(seed=seed, **options)
-    except ValueError as exc:
-        fail(str(exc))
-        return
-    try:
-        specs = seat_specs(state.num_players, vs or [], None if seat is None else seat - 1)
-        for spec in vs or []:
-            make_agent(spec, g)
-    except (AgentSpecError, ValueError) as exc:
-        fail(str(exc))
-        return
     if delay < 0:
         fail(f"--delay must not be negative, got {delay}")
-    session = Session(g, state, specs)
-    TableDriver(session, Console(highlight=False),
+    if resume is not None:
+        if game is not None or rules or setup or deck or seed is not None or players is not None:
+            fail("--resume continues a saved game with its own game, rules and setup; give only --vs/--seat with it")
+        try:
+            record = Record.load(resume)
+            specs = None
+            if vs or seat is not None:
+                n = len(record.players) or 2
+                specs = seat_specs(n, vs or [], None if seat is None else seat - 1)
+            table = Table.resume(record, specs)
+        except (RecordError, AgentSpecError, ValueError) as exc:
+            fail(str(exc))
+        if table.is_over:
+            fail(f"the game in {resume} is already over; `cardtable replay {resume}` steps through it")
+    else:
+        if game is None:
+            fail("name a game (zeta, oscilloscope, utahime) or give --resume FILE")
+        g = load_with_flags(game, rules)
+        setup_players: int | None = players
+        if players is not None and g.min_players == g.max_players:
+            if players != g.min_players:
+                fail(f"{g.title} is played by {g.min_players} players, not {players}")
+            setup_players = None
+        options = setup_from_options(game, deck, setup_players, setup or [])
+        try:
+            n = g.num_players_for(g.normalize_setup(options))
+            specs = seat_specs(n, vs or [], None if seat is None else seat - 1)
+            table = Table.create(g, specs, seed=seed, setup=options, meta={"tool": "cardtable play"})
+        except (AgentSpecError, ValueError) as exc:
+            fail(str(exc))
+    TableDriver(table, Console(highlight=False),
                 options=PlayOptions(delay=0.0 if no_pause else delay, hint_spec=hint_agent, save=save)).run()
 
 
@@ -88,12 +99,12 @@ def rules(
     from rich.console import Console
     from rich.markdown import Markdown
 
-    from cardtable.cli.main import fail
+    from cardtable.cli.options import fail
 
-    if game not in PREFIXES and rule_id is None and game_of_rule(game):
+    if not has_rulebook(game) and rule_id is None and game_of_rule(game):
         game, rule_id = game_of_rule(game) or game, game
-    if game not in PREFIXES:
-        fail(f"no rulebook for {game!r}; choose one of: {', '.join(PREFIXES)}")
+    if not has_rulebook(game):
+        fail(f"no rulebook for {game!r}; choose one of: {', '.join(prefixes())}")
     console = Console()
     if rule_id is None:
         text = rulebook_text(game) if full else rules_section(game)
@@ -109,11 +120,11 @@ def rules(
         console.print(Markdown(text))
 
 
-def step_through(record: Record, console: Console) -> None:
-    """Step through a record in the play screens (Enter next, b back, NUMBER jump, q quit); RecordError if bad."""
+def step_through(record: Record, console: Console, viewer: int | str | None = None) -> None:
+    """Step through a record in the play screens as ``viewer`` saw it (a seat, None, or ``"reveal"``)."""
     from cardtable.cli.play.loop import step_through as run
 
-    run(record, console)
+    run(record, console, viewer=viewer)
 
 
 def register(app: typer.Typer) -> None:

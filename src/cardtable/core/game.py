@@ -254,6 +254,7 @@ class State(ABC):
 
     def _setup_events(self) -> None:
         """Emit what the setup tells each seat (its dealt hand, who moves first); called once by ``new_game``."""
+        return  # a game with nothing to tell at setup keeps this default
 
     def _emit(self, kind: str, public: Mapping[str, Any] | None = None, secret: Mapping[str, Any] | None = None,
               to: tuple[int, ...] = ()) -> None:

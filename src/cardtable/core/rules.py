@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterable, Mapping
+import re
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, TypeVar
 
@@ -138,3 +139,20 @@ def parse_assignments(cls: type[RulesBase], assignments: Iterable[str]) -> dict[
 def rules_from_mapping(cls: type[R], data: Mapping[str, Any]) -> R:
     """Build rules from a JSON mapping (records, positions)."""
     return cls.from_flags(**dict(data))
+
+
+def parse_setup(items: Sequence[str]) -> dict[str, Any]:
+    """``key=value`` setup options (ints, true/false and strings) as a mapping."""
+    out: dict[str, Any] = {}
+    for item in items:
+        key, sep, text = item.partition("=")
+        if not sep or not key.strip():
+            raise ValueError(f"setup option {item!r} must be written key=value")
+        value: Any = text.strip()
+        low = value.lower()
+        if low in ("true", "false"):
+            value = low == "true"
+        elif re.fullmatch(r"[+-]?\d+", value):
+            value = int(value)
+        out[key.strip().replace("-", "_")] = value
+    return out

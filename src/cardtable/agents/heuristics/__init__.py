@@ -23,11 +23,21 @@ A heuristic module may define one as ``evaluate``; searches use it to score roll
 
 _EVALUATORS: dict[str, Evaluator | None] = {}
 
-_HEURISTICS: dict[str, str | Heuristic] = {
-    "zeta": "cardtable.agents.heuristics.zeta:score_actions",
-    "oscilloscope": "cardtable.agents.heuristics.oscilloscope:score_actions",
-    "utahime": "cardtable.agents.heuristics.utahime:score_actions",
-}
+_HEURISTICS: dict[str, str | Heuristic] = {}
+"""Heuristics registered at run time; a game's own comes from its registry entry."""
+
+
+def _target(game: str) -> str | Heuristic | None:
+    """The registered heuristic of ``game``, else the one its game entry names, else None."""
+    found = _HEURISTICS.get(game)
+    if found is not None:
+        return found
+    from cardtable.core import registry
+
+    try:
+        return registry.entry(game).heuristic or None
+    except ValueError:
+        return None
 
 
 def register_heuristic(game: str, heuristic: str | Heuristic, evaluate: Evaluator | None = None) -> None:
@@ -49,9 +59,12 @@ def has_heuristic(game: str) -> bool:
 
 def heuristic_for(game: str) -> Heuristic:
     """The heuristic of ``game`` (ValueError naming the games that have one if there is none)."""
-    target = _HEURISTICS.get(game)
+    target = _target(game)
     if target is None:
-        raise ValueError(f"no heuristic for game {game!r}; games with one: {', '.join(sorted(_HEURISTICS))}")
+        from cardtable.core import registry
+
+        known = sorted({*_HEURISTICS, *(e.name for e in registry.entries() if e.heuristic)})
+        raise ValueError(f"no heuristic for game {game!r}; games with one: {', '.join(known)}")
     if not isinstance(target, str):
         return target
     module, _, name = target.partition(":")

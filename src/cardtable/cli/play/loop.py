@@ -1,15 +1,17 @@
-"""The table: drives a :class:`Session`, shows each seat its screen, reads people's input, runs the agents.
+"""The terminal front end: drives a :class:`~cardtable.table.Table`, shows each seat its screen, reads people's input.
 
-Input handling lives here; the screens are the pure renderers of :mod:`cardtable.cli.play.render`.
+Input handling lives here; the screens are the pure renderers of :mod:`cardtable.cli.play.render`, and
+the log lines are the seat's event log in words (:meth:`Table.log_lines`): nothing here decides what a
+seat may see.
 """
 
 from __future__ import annotations
 
-import random
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from rich.console import Console, Group, RenderableType
 from rich.markdown import Markdown
@@ -18,12 +20,10 @@ from rich.rule import Rule as HRule
 from rich.table import Table as RichTable
 from rich.text import Text
 
-from cardtable.agents import make_agent
-from cardtable.core import InvalidAction, Record, State, load_game, replay
+from cardtable.core import InvalidAction, Record, State, registry, rulebook
+from cardtable.table import Table, TableError
 
-from . import rulebook
-from .render import Context, describe_action, render_choices, render_outcome, render_view
-from .session import Session
+from .render import Context, render_choices, render_outcome, render_view
 from .terminal import LineReader, make_reader
 
 COMMANDS = ("help", "list", "board", "rules", "hint", "undo", "save", "quit")
@@ -62,40 +62,58 @@ class PlayOptions:
 
 
 class TableDriver:
-    """Plays one session at the terminal until the game ends or the people quit."""
+    """Plays one table at the terminal until the game ends or the people quit."""
 
-    def __init__(self, session: Session, console: Console, reader: LineReader | None = None,
+    def __init__(self, table: Table, console: Console, reader: LineReader | None = None,
                  options: PlayOptions | None = None) -> None:
-        self.session = session
+        self.table = table
         self.console = console
         self.reader = reader if reader is not None else make_reader()
         self.options = options or PlayOptions()
-        self.log: list[tuple[int, str]] = []
-        """(actor, public description) of every move, in order."""
         self.seen: dict[int, int] = {}
-        """How much of the log each person has been shown (hot-seat recaps)."""
+        """How much of its event log each person has been shown (hot-seat recaps)."""
+        self.shown = table.event_count
+        """How much of the log has been printed (one person at the table)."""
         self.last_human: int | None = None
 
     # -- helpers ------------------------------------------------------------------------------------
     @property
     def state(self) -> State:
         """The state being played."""
-        return self.session.state
+        return self.table.state
 
     @property
     def game_name(self) -> str:
         """The game's registry name."""
-        return self.session.game.name
+        return self.table.game.name
+
+    @property
+    def viewer(self) -> int | None:
+        """Whose log is printed as the game goes: the only person, else nobody (hot-seat recaps instead)."""
+        humans = self.table.humans
+        return humans[0] if len(humans) == 1 else None
+
+    def last_line(self, seat: int | None) -> str:
+        """The last move as ``seat`` learned it (its events of the last action, in words)."""
+        if not self.state.history:
+            return ""
+        last = len(self.state.history) - 1
+        events = self.table.events(seat)
+        start = next((i for i, e in enumerate(events) if e["move"] == last), len(events))
+        return "; ".join(self.table.log_lines(seat, start))
 
     def context(self, seat: int | None, legal: Sequence[str] = ()) -> Context:
         """The render context for a seat's screen."""
-        last = self.log[-1][1] if self.log else ""
-        return Context(names=self.session.labels(), legal=tuple(legal), rules=self.session.game.rules.flags(),
-                       last=last)
+        return Context(names=self.table.names, legal=tuple(legal), rules=self.table.game.rules.flags(),
+                       last=self.last_line(seat))
 
-    def describe(self, action: str, actor: int) -> str:
-        """A move in words, hiding what the other seats may not know."""
-        return describe_action(self.game_name, action, actor, self.context(None))
+    def print_new_events(self, style: str = "") -> None:
+        """Print the log lines the one person at the table has not seen yet."""
+        if self.table.is_hot_seat:
+            return
+        for line in self.table.log_lines(self.viewer, self.shown):
+            self.console.print(Text(f"  ▸ {line}", style=style))
+        self.shown = self.table.event_count
 
     # -- the game -----------------------------------------------------------------------------------
     def run(self) -> Record:
@@ -105,7 +123,7 @@ class TableDriver:
             while not self.state.is_over:
                 seat = self.state.current_player
                 assert seat is not None
-                if self.session.seats[seat].is_human:
+                if self.table.seats[seat].is_human:
                     self.human_turn(seat)
                 else:
                     try:
@@ -115,37 +133,38 @@ class TableDriver:
         except QuitGame:
             self.console.print("Game left before the end.")
             self.offer_save("Save the game so far?")
-            return self.session.record()
+            return self.table.record()
         return self.finish()
 
     def intro(self) -> None:
         """Who plays which seat, and how to get help."""
-        game = self.session.game
+        game = self.table.game
         line = Text.assemble((f"{game.title}", "bold"), f" (seed {self.state.seed}): ")
-        for k, label in enumerate(self.session.labels()):
+        for k, label in enumerate(self.table.names):
             if k:
                 line.append(", ")
             line.append(label)
         self.console.print(line)
+        if self.state.history:
+            self.console.print(Text(f"Resumed after {len(self.state.history)} actions.", style="bold"))
         self.console.print(Text("Type help at your prompt for the commands.", style="dim"))
+        self.print_new_events(style="dim")
 
     def agent_turn(self, seat: int) -> None:
-        """Let the computer move, and show the move."""
-        action = str(self.session.agent_move())
-        desc = self.describe(action, seat)
-        self.log.append((seat, desc))
-        self.console.print(Text(f"  ▸ {desc}"))
+        """Let the computer move, and show what the people learned."""
+        self.table.step_agent()
+        self.print_new_events()
         if self.options.delay > 0:
             time.sleep(self.options.delay)
 
     def human_turn(self, seat: int) -> None:
         """Show the seat its screen and read commands until it has made a move."""
-        if self.session.is_hot_seat and seat != self.last_human:
+        if self.table.is_hot_seat and seat != self.last_human:
             self.pass_screen(seat)
         self.last_human = seat
         self.show(seat)
         while True:
-            legal = self.session.legal_strings()
+            legal = self.table.legal(seat)
             try:
                 line = self.reader.read(f"P{seat + 1}> ", [*legal, *COMMANDS])
             except (EOFError, KeyboardInterrupt):
@@ -164,7 +183,7 @@ class TableDriver:
         if self.console.is_terminal:
             self.console.clear()
             self.console.file.write("\x1b[3J")  # the scroll-back too
-        name = self.session.labels()[seat]
+        name = self.table.name(seat)
         self.console.print(Panel(f"Pass the terminal to {name}.\n{name}: press Enter when only you can "
                                  f"see the screen.", expand=False))
         try:
@@ -175,17 +194,20 @@ class TableDriver:
     def show(self, seat: int) -> None:
         """The seat's screen: recap (hot-seat), the table from its view, its choices."""
         self.console.print(HRule(style="dim"))
-        if self.session.is_hot_seat:
-            since = self.log[self.seen.get(seat, 0):]
-            moves = [d for actor, d in since if actor != seat]
-            if moves:
+        if self.table.is_hot_seat:
+            start = self.seen.get(seat, 0)
+            mine = {i for i, a in enumerate(self.table.actors) if a == seat}
+            events = self.table.events(seat, start)
+            lines = [line for e, line in zip(events, self.table.log_lines(seat, start), strict=True)
+                     if e["move"] not in mine]
+            if lines:
                 self.console.print(Text("Since your last turn:", style="bold"))
-                for d in moves:
-                    self.console.print(Text(f"  ▸ {d}"))
-        self.seen[seat] = len(self.log)
-        legal = self.session.legal_strings()
+                for line in lines:
+                    self.console.print(Text(f"  ▸ {line}"))
+            self.seen[seat] = self.table.event_count
+        legal = self.table.legal(seat)
         ctx = self.context(seat, legal)
-        self.console.print(render_view(self.game_name, self.state.view(seat), ctx))
+        self.console.print(render_view(self.game_name, self.table.view(seat), ctx))
         self.console.print(render_choices(legal))
         self.console.print(Text("help · list · rules [ID] · hint · undo · save FILE · quit", style="dim"))
 
@@ -199,7 +221,7 @@ class TableDriver:
         cmd = word.lower()
         arg = arg.strip()
         if cmd in ("help", "?"):
-            rule = next(iter(rulebook.rules_of(self.game_name)), "") if self.game_name in rulebook.PREFIXES else ""
+            rule = next(iter(rulebook.rules_of(self.game_name)), "") if rulebook.has_rulebook(self.game_name) else ""
             self.console.print(HELP.format(example=rule))
             return "stay"
         if cmd == "list" and not arg:
@@ -243,11 +265,8 @@ class TableDriver:
         if chosen is None:
             self.explain_bad(line)
             return "stay"
-        self.session.apply(chosen)
-        desc = self.describe(chosen, seat)
-        self.log.append((seat, desc))
-        if not self.session.is_hot_seat:
-            self.console.print(Text(f"  ▸ {desc}", style="dim"))
+        self.table.play(seat, chosen)
+        self.print_new_events(style="dim")
         return "moved"
 
     def explain_bad(self, line: str) -> None:
@@ -263,13 +282,13 @@ class TableDriver:
             return
         rule, reason = problem
         self.console.print(Text(f"Not allowed now: {reason} [{rule}]", style="red"))
-        if self.game_name in rulebook.PREFIXES and rule in rulebook.rules_of(self.game_name):
+        if rulebook.has_rulebook(self.game_name) and rule in rulebook.rules_of(self.game_name):
             self.console.print(Text(f"(rules {rule} shows the rule)", style="dim"))
 
     def show_rules(self, arg: str) -> None:
         """``rules``: the index of numbered rules; ``rules ID``: one rule's text."""
         game = self.game_name
-        if game not in rulebook.PREFIXES:
+        if not rulebook.has_rulebook(game):
             self.console.print(f"No rulebook is shipped for {game}.")
             return
         if not arg:
@@ -284,34 +303,32 @@ class TableDriver:
 
     def hint(self, seat: int) -> None:
         """The hint agent's top choices here, with estimated win rates (from this seat's view only)."""
+        self.console.print(Text(f"Thinking ({self.options.hint_spec})...", style="dim"))
         try:
-            agent = make_agent(self.options.hint_spec, self.session.game)
+            hint = self.table.hint(seat, self.options.hint_spec, top=5)
         except ValueError as exc:
             self.console.print(Text(f"No hint: {exc}", style="red"))
             return
-        self.console.print(Text(f"Thinking ({self.options.hint_spec})...", style="dim"))
-        rng = random.Random(f"hint:{self.state.seed}:{len(self.state.history)}")
-        best = agent.choose(self.state.view(seat), self.state.legal_actions(), rng)
-        cands = agent.explain(5)
-        self.console.print(render_hint(str(best), cands))
+        self.console.print(render_hint(hint.best, hint.candidates))
 
     def undo(self, seat: int) -> str:
         """Go back to this seat's previous decision (replaying the record without the later actions)."""
         try:
-            taken = self.session.undo(seat)
-        except ValueError as exc:
+            taken = self.table.undo(seat)
+        except TableError as exc:
             self.console.print(Text(f"Cannot undo: {exc}", style="red"))
             return "stay"
-        del self.log[len(self.session.actors):]
+        count = self.table.event_count
+        self.shown = min(self.shown, count)
         for p in self.seen:
-            self.seen[p] = min(self.seen[p], len(self.log))
+            self.seen[p] = min(self.seen[p], count)
         self.console.print(Text(f"Undone: {taken} action{'s' if taken != 1 else ''} taken back.", style="bold"))
         return "redraw"
 
     def save(self, path: Path) -> bool:
         """Write the record so far; say where (or why not)."""
         try:
-            self.session.record().save(path)
+            self.table.save(path)
         except OSError as exc:
             self.console.print(Text(f"Cannot save to {path}: {exc.strerror or exc}", style="red"))
             return False
@@ -338,14 +355,14 @@ class TableDriver:
         """The final table, the outcome, the scores and the reason; offer to save."""
         out = self.state.outcome()
         assert out is not None
-        humans = self.session.humans
-        viewer = humans[0] if len(humans) == 1 else None
+        self.print_new_events()
+        viewer = self.viewer
         ctx = self.context(viewer)
         self.console.print(HRule(style="dim"))
-        self.console.print(render_view(self.game_name, self.state.view(viewer), ctx))
+        self.console.print(render_view(self.game_name, self.table.view(viewer), ctx))
         self.console.print(render_outcome(out.to_json(), ctx, self.state.num_players))
         self.offer_save("Save the record?")
-        return self.session.record()
+        return self.table.record()
 
 
 def rules_index(game: str) -> RenderableType:
@@ -359,49 +376,62 @@ def rules_index(game: str) -> RenderableType:
     return Group(table, Text("rules ID shows one rule; the ledger (…-I…) explains each reading.", style="dim"))
 
 
-def render_hint(best: str, candidates: Sequence[object]) -> RenderableType:
-    """The hint agent's choice and its top candidates with win rates (or scores) and visits."""
+def render_hint(best: str, candidates: Sequence[Mapping[str, Any]]) -> RenderableType:
+    """The hint agent's choice and its top candidates (``Candidate.to_json`` dicts) with win rates and visits."""
     table = RichTable(title=f"Hint: {best}", title_justify="left", title_style="bold", padding=(0, 1))
     table.add_column("action")
     table.add_column("win rate", justify="right")
     table.add_column("visits", justify="right")
     for c in candidates:
-        action = getattr(c, "action", "")
-        rate = getattr(c, "win_rate", None)
-        visits = getattr(c, "visits", 0)
-        score = getattr(c, "score", 0.0)
+        action = c.get("action", "")
+        rate = c.get("win_rate")
+        visits = c.get("visits", 0)
+        score = c.get("score", 0.0)
         table.add_row(str(action), f"{rate:.0%}" if rate is not None else f"score {score:.2f}", str(visits))
     if not candidates:
         return Text(f"Hint: {best}", style="bold")
     return table
 
 
-def step_through(record: Record, console: Console, reader: LineReader | None = None) -> None:
-    """Step through a record move by move in the play screens: Enter next, b back, a number jumps, q quits.
+REVEAL = "reveal"
+"""``step_through``'s viewer that sees everything (the table owner's revealed replay)."""
 
-    Raises RecordError if the record does not replay.
+
+def step_through(record: Record, console: Console, reader: LineReader | None = None,
+                 viewer: int | str | None = None) -> None:
+    """Step through a record move by move as ``viewer`` saw it: Enter next, b back, a number jumps, q quits.
+
+    ``viewer`` is a seat (0-based), None for a spectator, or ``REVEAL`` for everything (each screen is
+    the view of the seat to decide, and the log shows every secret). Raises RecordError if the record
+    does not replay.
     """
-    final = replay(record)
-    game = load_game(record.game, **record.rules)
-    state = game.new_game(seed=record.seed, **record.setup)
+    table = Table.resume(record)
+    final = table.state
+    game = table.game
+    state = game.new_game(seed=record.seed, record_events=True, **record.setup)
     states = [state.clone()]
-    actors: list[int] = []
     for text in record.actions:
-        actors.append(state.current_player if state.current_player is not None else -1)
         state.apply(text)
         states.append(state.clone())
     reader = reader if reader is not None else make_reader()
-    names = tuple(f"P{p + 1}" + (f" ({record.players[p]})" if p < len(record.players) else "")
-                  for p in range(final.num_players))
+    names = table.names
+    describe = registry.describer(game.name)
     total = len(record.actions)
+    reveal = viewer == REVEAL
+    seat_viewer: int | None = None if reveal or viewer is None else int(viewer)
+    who = "everything revealed" if reveal else f"as {names[seat_viewer]}" if seat_viewer is not None else "as a spectator"
     i = 0
     while True:
         s = states[i]
-        viewer = s.current_player
-        last = f"{names[actors[i - 1]]}: {record.actions[i - 1]}" if i > 0 else ""
+        shown = (s.current_player if s.current_player is not None else seat_viewer) if reveal else seat_viewer
+        last = ""
+        if i > 0:
+            events = [e for e in s.events if e.move == i - 1]
+            seen = [e.revealed() if reveal else e.seen_by(seat_viewer) for e in events]
+            last = "; ".join(describe(e, names) for e in seen)
         ctx = Context(names=names, rules=game.rules.flags(), last=last)
-        console.print(HRule(f"move {i} of {total}", style="dim"))
-        console.print(render_view(record.game, s.view(viewer), ctx))
+        console.print(HRule(f"move {i} of {total} · {who}", style="dim"))
+        console.print(render_view(record.game, s.view(shown), ctx))
         out = s.outcome()
         if out is not None:
             console.print(render_outcome(out.to_json(), ctx, s.num_players))
@@ -421,3 +451,4 @@ def step_through(record: Record, console: Console, reader: LineReader | None = N
             i += 1
         else:
             console.print("Enter: next move · b: back · NUMBER: go to that move · q: quit")
+    del final

@@ -19,38 +19,36 @@ from typing import Any
 from rich.console import RenderableType
 from rich.text import Text
 
+from cardtable.core import registry
+
 from .common import Context, render_choices, render_outcome, seat_text
-from .oscilloscope import describe_action as _osc_describe
-from .oscilloscope import render_oscilloscope
-from .utahime import describe_action as _uta_describe
-from .utahime import render_utahime
-from .zeta import describe_action as _zeta_describe
-from .zeta import render_zeta
 
 Renderer = Callable[[Mapping[str, Any], Context], RenderableType]
 Describer = Callable[[str, int, Context], str]
 
-RENDERERS: dict[str, Renderer] = {"zeta": render_zeta, "oscilloscope": render_oscilloscope, "utahime": render_utahime}
-"""The screen of each game."""
-DESCRIBERS: dict[str, Describer] = {"zeta": _zeta_describe, "oscilloscope": _osc_describe, "utahime": _uta_describe}
-"""How each game's moves read in the log, without what the other seats may not know."""
+
+def renderer_for(game: str) -> Renderer | None:
+    """The terminal screen of ``game`` from its registry entry (None if it has none)."""
+    target = registry.entry(game).renderer
+    return registry.resolve(target) if target else None
 
 
 def render_view(game: str, view: Mapping[str, Any], ctx: Context) -> RenderableType:
     """The screen of ``game`` for one view (a generic JSON dump for a game without a screen)."""
-    renderer = RENDERERS.get(game)
+    renderer = renderer_for(game)
     if renderer is None:
         return Text(json.dumps(view, ensure_ascii=False, indent=1))
     return renderer(view, ctx)
 
 
 def describe_action(game: str, action: str, actor: int, ctx: Context) -> str:
-    """A move in words for the log, hiding what other seats may not know (a wished card, a set card ...)."""
-    describer = DESCRIBERS.get(game)
-    if describer is None:
+    """An action in words (the terminal's move list and hints), hiding what other seats may not know."""
+    target = registry.entry(game).describe_action
+    if not target:
         return f"{ctx.name(actor)}: {action}"
+    describer: Describer = registry.resolve(target)
     return describer(action, actor, ctx)
 
 
-__all__ = ["DESCRIBERS", "RENDERERS", "Context", "describe_action", "render_choices", "render_outcome",
-           "render_view", "seat_text"]
+__all__ = ["Context", "describe_action", "render_choices", "render_outcome", "render_view", "renderer_for",
+           "seat_text"]

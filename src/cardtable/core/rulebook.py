@@ -18,8 +18,17 @@ from dataclasses import dataclass
 from functools import cache
 from importlib import resources
 
-PREFIXES: dict[str, str] = {"zeta": "ZETA", "oscilloscope": "OSC", "utahime": "UTA"}
-"""The rule-id prefix of each game's rulebook."""
+from . import registry
+
+
+def prefixes() -> dict[str, str]:
+    """The rule-id prefix of each game that ships a rulebook (from the game registry)."""
+    return {e.name: e.rule_prefix for e in registry.entries() if e.rulebook and e.rule_prefix}
+
+
+def has_rulebook(game: str) -> bool:
+    """True if ``game`` ships a rulebook."""
+    return game in prefixes()
 
 _HEADING = re.compile(r"^(?P<indent>\s*)(?:[*-]\s+)?\*\*(?P<id>[A-Z]+-[A-Z]+(?:-[A-Z]+)?\d+[a-z]?)\b(?P<rest>.*)$")
 _SECTION = re.compile(r"^(#{1,6}\s|---\s*$)")
@@ -36,9 +45,9 @@ class Rule:
 
 def rulebook_text(game: str) -> str:
     """The whole Markdown rulebook of ``game`` (ValueError naming the games if unknown)."""
-    if game not in PREFIXES:
-        raise ValueError(f"no rulebook for {game!r}; choose one of: {', '.join(PREFIXES)}")
-    return resources.files(f"cardtable.games.{game}").joinpath("rulebook.md").read_text(encoding="utf-8")
+    if not has_rulebook(game):
+        raise ValueError(f"no rulebook for {game!r}; choose one of: {', '.join(prefixes())}")
+    return resources.files(registry.entry(game).rulebook).joinpath("rulebook.md").read_text(encoding="utf-8")
 
 
 def rules_section(game: str) -> str:
@@ -89,7 +98,7 @@ def rules_of(game: str) -> dict[str, Rule]:
 def normalize_rule_id(game: str, text: str) -> str:
     """``r12``, ``R12`` or ``zeta-r12`` as the full id ``ZETA-R12``."""
     raw = text.strip().upper()
-    prefix = PREFIXES.get(game, "")
+    prefix = prefixes().get(game, "")
     if prefix and not raw.startswith(prefix + "-") and re.fullmatch(r"[A-Z]+(?:-[A-Z]+)?\d+[A-Z]?", raw):
         raw = f"{prefix}-{raw}"
     m = re.fullmatch(r"([A-Z]+-[A-Z]+(?:-[A-Z]+)?\d+)([A-Z]?)", raw)
@@ -110,7 +119,7 @@ def find_rule(game: str, rule_id: str) -> Rule:
 def game_of_rule(rule_id: str) -> str | None:
     """The game whose rulebook a rule id belongs to, by prefix (``OSC-R3`` -> ``oscilloscope``)."""
     head = rule_id.strip().upper().split("-", 1)[0]
-    for game, prefix in PREFIXES.items():
+    for game, prefix in prefixes().items():
         if head == prefix:
             return game
     return None

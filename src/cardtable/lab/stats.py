@@ -1,0 +1,71 @@
+"""Statistics of game results: scores with confidence intervals (Wilson, grouped BCa bootstrap) and Elo.
+
+>>> round(elo_difference(0.75))
+191
+>>> score_interval([1.0, 0.0, 1.0, 1.0]).method
+'wilson'
+"""
+
+from __future__ import annotations
+
+import math
+import warnings
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+from scipy import stats  # type: ignore[import-untyped]
+
+CONFIDENCE = 0.95
+"""The confidence level of every interval the lab reports."""
+
+
+@dataclass(frozen=True)
+class Interval:
+    """A point estimate with its confidence interval."""
+
+    value: float
+    low: float
+    high: float
+    method: str
+
+    def flipped(self) -> Interval:
+        """The interval of ``1 - value``."""
+        return Interval(1.0 - self.value, 1.0 - self.high, 1.0 - self.low, self.method)
+
+
+def score_interval(scores: Sequence[float], groups: Sequence[int] | None = None,
+                   confidence: float = CONFIDENCE) -> Interval:
+    """Mean score with a confidence interval: Wilson if all scores are 0/1, else a grouped BCa bootstrap."""
+    if not scores:
+        return Interval(math.nan, 0.0, 1.0, "none")
+    mean = float(np.mean(scores))
+    if all(s in (0.0, 1.0) for s in scores):
+        k = int(round(sum(scores)))
+        ci = stats.binomtest(k, len(scores)).proportion_ci(confidence_level=confidence, method="wilson")
+        return Interval(mean, float(ci.low), float(ci.high), "wilson")
+    by_group: dict[int, list[float]] = {}
+    for i, s in enumerate(scores):
+        by_group.setdefault(groups[i] if groups is not None else i, []).append(s)
+    sample = np.array([np.mean(v) for v in by_group.values()])
+    if len(sample) < 2 or np.all(sample == sample[0]):
+        return Interval(mean, float(sample.min()), float(sample.max()), "bootstrap")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        res = stats.bootstrap((sample,), np.mean, confidence_level=confidence, n_resamples=9999,
+                              method="BCa", random_state=np.random.default_rng(12345))
+        low, high = float(res.confidence_interval.low), float(res.confidence_interval.high)
+        if not (math.isfinite(low) and math.isfinite(high)):
+            res = stats.bootstrap((sample,), np.mean, confidence_level=confidence, n_resamples=9999,
+                                  method="percentile", random_state=np.random.default_rng(12345))
+            low, high = float(res.confidence_interval.low), float(res.confidence_interval.high)
+    return Interval(mean, max(0.0, low), min(1.0, high), "bootstrap")
+
+
+def elo_difference(score: float) -> float:
+    """The Elo difference that predicts this expected score (infinite at 0 and 1)."""
+    if score <= 0.0:
+        return -math.inf
+    if score >= 1.0:
+        return math.inf
+    return -400.0 * math.log10(1.0 / score - 1.0)
