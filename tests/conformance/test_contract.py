@@ -147,3 +147,43 @@ def test_unknown_flags_and_values_name_the_choices(name: str) -> None:
 def test_unknown_game_names_the_choices() -> None:
     with pytest.raises(ValueError, match="choose one of"):
         cardtable.load_game("chess")
+
+
+@pytest.mark.parametrize(("name", "flags", "setup"), CASES)
+def test_recording_events_changes_nothing_in_the_game(name: str, flags: dict[str, Any], setup: dict[str, Any]) -> None:
+    """A table's recording state plays exactly like a search's silent one; its log is sound at every step."""
+    for seed in SEEDS:
+        game = cardtable.load_game(name, **flags)
+        loud = game.new_game(seed=seed, record_events=True, **setup)
+        quiet = game.new_game(seed=seed, **setup)
+        assert loud.is_recording and not quiet.is_recording and quiet.events == []
+        assert all(e.move == -1 for e in loud.events), "setup events carry move -1"
+        rng = random.Random(seed)
+        while not loud.is_over:
+            legal = loud.legal_actions()
+            assert [str(a) for a in legal] == [str(a) for a in quiet.legal_actions()]
+            action = legal[rng.randrange(len(legal))]
+            before = len(loud.events)
+            loud.apply(action)
+            quiet.apply(action)
+            assert all(e.move == len(loud.history) - 1 for e in loud.events[before:])
+            if len(loud.history) % 11 == 0:
+                count = len(loud.events)
+                twin = loud.clone()
+                assert twin.is_recording and twin.events == loud.events and twin.events is not loud.events
+                if not twin.is_over:
+                    twin.apply(twin.legal_actions()[0])
+                assert len(loud.events) == count, "a clone's moves go to the clone's log only"
+        assert loud.to_json() == quiet.to_json()
+        assert len(loud.events) >= len(loud.history), "every action tells the table something"
+        for seat in [None, *range(loud.num_players)]:
+            log = loud.events_for(seat)
+            assert len(log) == len(loud.events)
+            assert json.loads(json.dumps(log)) == log, "a seat's log is JSON-safe"
+        assert [e.to_json() for e in replay(record_of(loud), events=True).events] == [e.to_json() for e in loud.events]
+        for e in loud.events:
+            assert all(0 <= p < loud.num_players for p in e.to), "secrets go to real seats"
+            if e.secret:
+                assert e.to, "a secret part names the seats that learn it"
+        sampled = game.sample_state(loud.view(0), random.Random(seed))
+        assert not sampled.is_recording, "sampled states (search) do not record"

@@ -9,14 +9,16 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.console import Console
 
-from cardtable.agents import SPEC_HELP
-from cardtable.lab.arena import ArenaResult, GameResult, config_from_strings, plan, run_arena
-from cardtable.lab.stats import CONFIDENCE, Interval
+from cardtable.agents.specs import SPEC_HELP
+
+if TYPE_CHECKING:
+    from cardtable.lab.arena import ArenaResult, GameResult
+    from cardtable.lab.stats import Interval
 
 AGENT_HELP = "Agent spec: " + "; ".join(SPEC_HELP)
 
@@ -64,6 +66,8 @@ def report_table(result: ArenaResult) -> Any:
     """The arena report as a rich renderable."""
     from rich.table import Table
 
+    from cardtable.lab.stats import CONFIDENCE
+
     cfg = result.config
     a, b, elo = result.score_a(), result.score_b(), result.elo()
     title = (f"{cfg.game}: A = {cfg.agent_a}  vs  B = {cfg.agent_b}   "
@@ -109,6 +113,8 @@ def arena_main(game: str, agent_a: str, agent_b: str, *, games: int = 100, jobs:
         TimeElapsedColumn,
         TimeRemainingColumn,
     )
+
+    from cardtable.lab.arena import config_from_strings, plan, run_arena
 
     config = config_from_strings(game, agent_a, agent_b, games=games, jobs=jobs, seed=seed, rules=rules,
                                  setup=setup, extra_setup=extra_setup, records=records, max_actions=max_actions)
