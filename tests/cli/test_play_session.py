@@ -135,7 +135,7 @@ def test_step_through_record_moves_back_and_forth() -> None:
         assert f"move {k} of {len(record.actions)}" in text
     assert "Enter: next move" in text  # the unknown command 'x'
     assert "Game over" in text  # 999 jumps to the end
-    assert "last move: P1 (random):" in text or "last move: P2 (random):" in text
+    assert "last move: P1 (random) " in text or "last move: P2 (random) " in text
 
 
 def test_step_through_ends_at_the_last_move() -> None:
