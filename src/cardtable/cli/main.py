@@ -207,10 +207,11 @@ def deck_show(preset_name: Annotated[str, typer.Argument(help="Preset name.")]) 
 
 def _register_optional_commands() -> None:
     """Commands that live in their own modules (added as their features land)."""
-    from cardtable.cli import arena_cmd, play_cmd
+    from cardtable.cli import arena_cmd, play_cmd, print_cmd
 
     arena_cmd.register(app)
     play_cmd.register(app)
+    print_cmd.register(app)
 
 
 _register_optional_commands()

@@ -1,0 +1,272 @@
+"""Utahime print-and-play cards: each player's six cosmic cards, joker, option and hero cards, and a reference card.
+
+The two 52-card decks are standard playing cards, bought rather than printed (UTA-R1). What a
+shop deck lacks is printed: the cosmic pool of UTA-R1 (♥4 ♥6 ♠4 ♣6 ♣7 ♦6, extra cards with
+identities of their own, UTA-I9 and UTA-I13, marked ``+`` as the notation writes them), one joker
+each (UTA-R4, R45), and the option and hero cards of an option set (UTA-R2, R46, R47). Turning an
+option card, a hero card or the joker face down spends it, so each has its owner's back (PRINT-I3).
+
+>>> job = utahime_job(None)
+>>> len(job.cards), sorted(job.backs)
+(15, ['p1', 'p2', 'reference'])
+>>> [c.label for c in job.cards[:2]]
+['P1 cosmic ♥4+', 'P1 cosmic ♥6+']
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from reportlab.lib.colors import Color, HexColor
+
+from cardtable.games.utahime import UtahimeRules
+from cardtable.games.utahime.cards import COSMIC_CARDS, COSMIC_NAMES, RANK_NAMES, SUIT_SYMBOLS
+from cardtable.games.utahime.options import (
+    SHIPPED_SETS,
+    CardDef,
+    OptionSet,
+    check_construction,
+    parse_option_set,
+    shipped_set_text,
+)
+
+from .draw import (
+    GREY,
+    INK,
+    PAPER,
+    Align,
+    Face,
+    Painter,
+    Pattern,
+    badge,
+    fill_bleed,
+    fit_line,
+    fit_text,
+    panel,
+    pattern_back,
+    pt,
+    sections,
+    tint,
+)
+from .layout import PrintError
+from .sheets import PrintCard, PrintJob, PrintResult, SheetSpec, render
+
+if TYPE_CHECKING:
+    from reportlab.pdfgen.canvas import Canvas
+
+TITLE = "Utahime"
+OWNER_COLOURS = (HexColor("#1A4C8B"), HexColor("#7B1FA2"))
+OWNER_PATTERNS = (Pattern.CHECKS, Pattern.DOTS)
+RED_SUIT = HexColor("#C62828")
+BLACK_SUIT = HexColor("#212121")
+REFERENCE_COLOUR = HexColor("#37474F")
+TIMING_WORDS = {"own_turn": "your turn", "any_time": "any time"}
+
+
+def load_option_set(source: str) -> OptionSet:
+    """An option set: a shipped set's name (``designer_example``) or a TOML file; PrintError saying what is wrong."""
+    if source in SHIPPED_SETS:
+        text = shipped_set_text(source)
+    else:
+        path = Path(source)
+        try:
+            text = path.read_text(encoding="utf-8")
+        except OSError as exc:
+            raise PrintError(f"cannot read option set {path}: {exc.strerror or exc} (shipped sets: "
+                             f"{', '.join(SHIPPED_SETS)})") from None
+    try:
+        option_set = parse_option_set(text)
+        rules = UtahimeRules()
+        for seat in (0, 1):
+            check_construction(option_set, list(option_set.loadouts[seat]), seat, rules.option_cost_budget,
+                               rules.option_max_copies)
+    except ValueError as exc:
+        raise PrintError(str(exc)) from None
+    return option_set
+
+
+def seat_cards(option_set: OptionSet, seat: int) -> tuple[list[CardDef], list[CardDef]]:
+    """The option and hero cards a seat gets: its loadout and hero, or one of every card if it has neither."""
+    names = option_set.loadouts[seat]
+    hero = option_set.hero_choices[seat]
+    if not names and hero is None:
+        return list(option_set.options.values()), list(option_set.heroes.values())
+    return [option_set.options[n] for n in names], [option_set.heroes[hero]] if hero is not None else []
+
+
+def _suit_colour(suit: int) -> Color:
+    return RED_SUIT if suit in (0, 3) else BLACK_SUIT
+
+
+def _frame(c: Canvas, face: Face, colour: Color) -> None:
+    u, fx, fy = face.u, face.x, face.y
+    fill_bleed(c, face, colour)
+    panel(c, fx(2.5), fy(2.5), face.width - fx(5), face.height - fy(5), fill=PAPER, radius=u(2.5))
+
+
+def _footer(c: Canvas, face: Face, left: str, owner: int, right: str) -> None:
+    fx, fy = face.x, face.y
+    fit_line(c, left, fx(5), fy(4.6), fx(20), pt(face, 5.2), colour=GREY)
+    fit_line(c, f"P{owner + 1}", fx(25), fy(4.6), fx(13), pt(face, 5.2), align=Align.CENTER, colour=OWNER_COLOURS[owner])
+    fit_line(c, right, fx(36), fy(4.6), fx(22.5), pt(face, 5.2), align=Align.RIGHT, colour=GREY)
+
+
+def _cosmic_front(suit: int, rank: int, notation: str, owner: int) -> Painter:
+    rank_text = RANK_NAMES[rank - 1]
+    symbol = SUIT_SYMBOLS[suit]
+    colour = _suit_colour(suit)
+
+    def corner(c: Canvas, face: Face) -> None:
+        fx, fy = face.x, face.y
+        fit_line(c, rank_text, fx(4.5), face.height - fy(12), fx(10), pt(face, 15), align=Align.CENTER, colour=colour)
+        fit_line(c, symbol, fx(4.5), face.height - fy(18.5), fx(10), pt(face, 13), align=Align.CENTER, colour=colour)
+        fit_line(c, "+", fx(4.5), face.height - fy(23.5), fx(10), pt(face, 9), align=Align.CENTER, colour=GREY)
+
+    def paint(c: Canvas, face: Face) -> None:
+        fx, fy = face.x, face.y
+        _frame(c, face, OWNER_COLOURS[owner])
+        corner(c, face)
+        c.saveState()
+        c.translate(face.width, face.height)
+        c.rotate(180)
+        corner(c, face)
+        c.restoreState()
+        fit_line(c, symbol, fx(10), fy(44), fx(43), pt(face, 64), align=Align.CENTER, colour=colour)
+        fit_line(c, "COSMIC · コズミック", fx(15), face.height - fy(11), fx(33), pt(face, 7.5), align=Align.CENTER,
+                 colour=OWNER_COLOURS[owner])
+        fit_text(c, "At the end of your turn you may take one cosmic card into your hand if it then holds 10 or "
+                 "fewer (UTA-R52).", fx(15), fy(34), fx(33), fy(14), pt(face, 5.6), align=Align.CENTER, colour=INK)
+        _footer(c, face, "UTA-R52", owner, f"{symbol}{rank_text}+ ({notation})")
+
+    return paint
+
+
+JOKER_TEXT = ("Once per game, as your main action: turn this card face down. You draw up to 2, then your "
+              "opponent draws up to 2 (hand limit 10). Your turn then ends (UTA-R45). It never counts for score.")
+
+
+def _joker_front(owner: int) -> Painter:
+    colour = OWNER_COLOURS[owner]
+
+    def paint(c: Canvas, face: Face) -> None:
+        u, fx, fy = face.u, face.x, face.y
+        _frame(c, face, colour)
+        fit_line(c, "JOKER", fx(5), fy(72), fx(53), pt(face, 22), align=Align.CENTER, colour=colour)
+        fit_line(c, "ジョーカー", fx(5), fy(65), fx(53), pt(face, 9), align=Align.CENTER, colour=GREY)
+        for i in range(5):
+            c.setFillColor(tint(colour, 0.3 + 0.12 * i))
+            c.circle(face.width / 2, fy(48), u(10 - 1.8 * i), stroke=0, fill=1)
+        fit_line(c, "★", fx(5), fy(44.5), fx(53), pt(face, 16), align=Align.CENTER, colour=PAPER)
+        panel(c, fx(4.5), fy(8.5), fx(54), fy(26), fill=PAPER, stroke=tint(colour, 0.55), line_width=u(0.35),
+              radius=u(1.5))
+        fit_text(c, JOKER_TEXT, fx(6.5), fy(32.6), fx(50), fy(22.5), pt(face, 7), min_size=pt(face, 4.2))
+        _footer(c, face, "UTA-R45", owner, "face up: unused")
+
+    return paint
+
+
+def _definition_front(card: CardDef, owner: int, set_title: str) -> Painter:
+    colour = OWNER_COLOURS[owner]
+    hero = card.kind == "hero"
+
+    def paint(c: Canvas, face: Face) -> None:
+        u, fx, fy = face.u, face.x, face.y
+        _frame(c, face, colour)
+        title_x = fx(5.5) if hero else fx(15.5)
+        if not hero:
+            badge(c, fx(8.8), fy(79.2), u(5.0), str(card.cost), fill=colour)
+        fit_line(c, card.title, title_x, fy(79.6), fx(60.5) - title_x, pt(face, 10.5), min_size=pt(face, 5))
+        kind_words = "hero · 主人公" if hero else "option · オプション"
+        fit_line(c, kind_words, title_x, fy(74.6), fx(60.5) - title_x, pt(face, 6.2), colour=GREY)
+        timing = TIMING_WORDS.get(card.timing, card.timing)
+        panel(c, fx(4.5), fy(66.8), fx(54), fy(5.2), fill=tint(colour, 0.82), radius=u(1.2))
+        fit_line(c, f"use: {timing}", fx(6), fy(68.5), fx(30), pt(face, 6.8))
+        if hero:
+            fit_line(c, "uses", fx(32), fy(68.5), fx(10), pt(face, 5.8), align=Align.RIGHT, colour=GREY)
+            for i in range(card.uses):
+                c.setStrokeColor(INK)
+                c.setLineWidth(u(0.3))
+                c.rect(fx(43.5 + 4.6 * i), fy(67.9), u(3.2), u(3.2), stroke=1, fill=0)
+        else:
+            fit_line(c, f"cost {card.cost}", fx(40), fy(68.5), fx(17), pt(face, 5.8), align=Align.RIGHT, colour=GREY)
+        panel(c, fx(4.5), fy(8.5), fx(54), fy(57), fill=PAPER, stroke=tint(colour, 0.55), line_width=u(0.35),
+              radius=u(1.5))
+        body = card.text or "(no text)"
+        fit_text(c, body, fx(6.5), fy(63), fx(50), fy(38), pt(face, 8), min_size=pt(face, 4.2))
+        if hero and card.uses > 1:
+            notes = [f"{card.uses} uses: tick a box at each, turn it face down after the last (UTA-R47)."]
+        elif hero:
+            notes = ["Turn face down to use: once per game (UTA-R47)."]
+        else:
+            notes = ["Turn face down to use: single use (UTA-R46)."]
+        if card.ignore_hand_limit:
+            notes.append("May take you past the hand limit of 10 (UTA-R53).")
+        fit_text(c, " ".join(notes), fx(6.5), fy(22), fx(50), fy(12.5), pt(face, 5.6), min_size=pt(face, 3.8),
+                 colour=GREY)
+        _footer(c, face, card.name, owner, set_title)
+
+    return paint
+
+
+REFERENCE_FRONT = (
+    ("Blocking (UTA-R18, R19)", "♥ attack: only a ♣ blocks. ♠ attack: only a ♦ blocks. ♣ or ♦ attack: any suit "
+                                "blocks. The block needs an equal or higher number; A is 1, J Q K are 11 12 13."),
+    ("Unblockable (UTA-R17)", "♥A, ♠A and every ♦NEXT attack."),
+    ("Success (UTA-R22 to R25)", "♥ or ♣: you draw 1. ♠: a card of their hand goes face down to their discard. "
+                                 "♦: the same, face up. ♣A and ♦A may cancel (UTA-R29, R30)."),
+    ("Rank effects, their next turn (UTA-R32 to R35)", "2 3 4: name a suit they may not attack with. 5 6 7: "
+                                                        "your cards +2. 8 9 10: your 8, 9 and 10 +1."),
+)
+REFERENCE_BACK = (
+    ("Energy, when you attack (UTA-R41, R42)", "2 3 4: you +1 and they −1. 5 6 7: you +1. 8 9 10: no change. "
+                                               "A J Q K: pay 1 to attack. Blocks cost nothing."),
+    ("Pass (UTA-R44)", "turn one of your face-up discards face down: +1 energy."),
+    ("J Q K (UTA-R36, R37)", "set face down in an earlier turn before playing them; they stay in your hand."),
+    ("End of turn (UTA-R52)", "you may take one cosmic card if your hand then holds 10 or fewer."),
+    ("Score (UTA-R58)", "most face-up cards in your discard pile wins; a tie: the lower option cost wins."),
+)
+
+
+def _reference(title: str, rows: tuple[tuple[str, str], ...]) -> Painter:
+    def paint(c: Canvas, face: Face) -> None:
+        u, fx, fy = face.u, face.x, face.y
+        fill_bleed(c, face, REFERENCE_COLOUR)
+        panel(c, fx(2.5), fy(2.5), face.width - fx(5), face.height - fy(5), fill=PAPER, radius=u(2.5))
+        fit_line(c, title, fx(5), fy(79.5), fx(53), pt(face, 10), align=Align.CENTER, colour=REFERENCE_COLOUR)
+        fit_line(c, "言歌姫", fx(5), fy(75.3), fx(53), pt(face, 6.5), align=Align.CENTER, colour=GREY)
+        sections(c, face, rows, fx(5.5), fy(72.5), fx(52), fy(5), pt(face, 6.4), head_colour=REFERENCE_COLOUR)
+
+    return paint
+
+
+def utahime_job(option_set: OptionSet | None) -> PrintJob:
+    """Each player's cosmic cards, joker and option/hero cards (each player on their own sheets), then the reference."""
+    cards: list[PrintCard] = []
+    backs: dict[str, Painter] = {}
+    for owner in (0, 1):
+        back = f"p{owner + 1}"
+        first = True
+        for (suit, rank), name in zip(COSMIC_CARDS, COSMIC_NAMES, strict=True):
+            shown = f"{SUIT_SYMBOLS[suit]}{RANK_NAMES[rank - 1]}+"
+            cards.append(PrintCard(f"P{owner + 1} cosmic {shown}", f"P{owner + 1}", _cosmic_front(suit, rank, f"{name}+", owner), back,
+                                   names=(shown, f"{name}+"), new_sheet=first))
+            first = False
+        cards.append(PrintCard(f"P{owner + 1} joker", f"P{owner + 1}", _joker_front(owner), back, names=("JOKER",)))
+        if option_set is not None:
+            options, heroes = seat_cards(option_set, owner)
+            for card in options + heroes:
+                cards.append(PrintCard(f"P{owner + 1} {card.kind} {card.title}", f"P{owner + 1}",
+                                       _definition_front(card, owner, option_set.name), back, names=(card.title,)))
+        backs[back] = pattern_back(OWNER_PATTERNS[owner], OWNER_COLOURS[owner], tint(OWNER_COLOURS[owner], 0.4),
+                                   "言歌姫", f"UTAHIME · player {owner + 1}",
+                                   option_set.name if option_set is not None else "cosmic · joker")
+    cards.append(PrintCard("reference", "reference", _reference("Utahime: attack and block", REFERENCE_FRONT), "reference",
+                           names=("Utahime: attack and block",)))
+    backs["reference"] = _reference("Utahime: energy and score", REFERENCE_BACK)
+    return PrintJob(TITLE, tuple(cards), backs)
+
+
+def print_utahime(option_set: OptionSet | None = None, spec: SheetSpec | None = None) -> PrintResult:
+    """Render Utahime's printed cards; the PDF is in the result, not yet written."""
+    return render(utahime_job(option_set), spec or SheetSpec())
