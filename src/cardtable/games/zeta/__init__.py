@@ -3,12 +3,13 @@
 from .actions import ChooseLine, Decline, DestroyFromHand, Mulligan, Pass, Place, Target
 from .cards import CARD_BY_ID, CARDS, CardType, card
 from .decks import Deck, DeckError, deck_from_mapping, load_deck_file, preset, random_deck, validate_deck
+from .events import ZetaEvent, describe_event
 from .game import ZetaGame
 from .rules import ZetaRules
-from .state import ZetaState
+from .state import EndReason, Phase, ZetaState
 
 __all__ = [
-    "CARDS", "CARD_BY_ID", "CardType", "ChooseLine", "Decline", "Deck", "DeckError", "DestroyFromHand",
-    "Mulligan", "Pass", "Place", "Target", "ZetaGame", "ZetaRules", "ZetaState", "card", "deck_from_mapping",
-    "load_deck_file", "preset", "random_deck", "validate_deck",
+    "CARDS", "CARD_BY_ID", "CardType", "ChooseLine", "Decline", "Deck", "DeckError", "DestroyFromHand", "EndReason",
+    "Mulligan", "Pass", "Phase", "Place", "Target", "ZetaEvent", "ZetaGame", "ZetaRules", "ZetaState", "card",
+    "deck_from_mapping", "describe_event", "load_deck_file", "preset", "random_deck", "validate_deck",
 ]

@@ -9,6 +9,9 @@
 | ``rank:1``/``file:f`` | the full line Single-Arrow Summoning destroys                  | R59       |
 | ``decline``           | decline a pending optional effect                              | R30       |
 | ``mulligan``/``keep`` | the once-only mulligan decision (``mulligan=once``)            | R11       |
+
+``pass`` and ``decline`` are the shared :class:`cardtable.core.actions.Pass` and ``Decline``
+(importable from here too).
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from cardtable.core import Action, InvalidAction
+from cardtable.core.actions import DECLINE, PASS, Decline, Pass
 
 from .board import FILES, Geometry, geometry
 from .cards import CARD_BY_ID, CARDS, NUM_TYPES
@@ -32,14 +36,6 @@ class Place(Action):
 
     def __str__(self) -> str:
         return self.text
-
-
-@dataclass(frozen=True, slots=True)
-class Pass(Action):
-    """Place nothing this turn (ZETA-R13)."""
-
-    def __str__(self) -> str:
-        return "pass"
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,14 +75,6 @@ class ChooseLine(Action):
 
 
 @dataclass(frozen=True, slots=True)
-class Decline(Action):
-    """Decline a pending optional effect (「できる」, ZETA-R30)."""
-
-    def __str__(self) -> str:
-        return "decline"
-
-
-@dataclass(frozen=True, slots=True)
 class Mulligan(Action):
     """Take the once-only mulligan (ZETA-R11), or keep the hand when ``take`` is False."""
 
@@ -96,10 +84,11 @@ class Mulligan(Action):
         return "mulligan" if self.take else "keep"
 
 
+__all__ = ["DECLINE", "DESTROY", "KEEP", "MULLIGAN", "PASS", "TARGET_ROW", "ActionTable", "ChooseLine", "Decline",
+           "DestroyFromHand", "Mulligan", "Pass", "Place", "Target", "ZetaAction", "action_table"]
+
 ZetaAction = Place | Pass | Target | DestroyFromHand | ChooseLine | Decline | Mulligan
 
-PASS = Pass()
-DECLINE = Decline()
 TARGET_ROW = NUM_TYPES
 MULLIGAN = Mulligan(True)
 KEEP = Mulligan(False)

@@ -24,7 +24,7 @@ class ZetaRules(RulesBase):
         doc="enforce per-type copy limits; false lifts them for experiments (e.g. 25 chant_practice each)")
     first_player: str = flag("random", choices=("random", "p1"), ledger="ZETA-I8",
                              doc="who goes first: a coin toss, or seat 0")
-    second_player_extra_card: bool = flag(False, ledger="ZETA-I6", doc="P2 draws 4 at setup (R10)")
+    second_player_extra_card: bool = flag(False, ledger="ZETA-I6", doc="the second player draws 4 at setup (R10)")
     mulligan: str = flag("none", choices=("none", "once"), ledger="ZETA-I7", doc="full redraw once (R11)")
     first_turn_draw: bool = flag(True, ledger="ZETA-I9", doc="the first player draws on turn 1")
     overline_wins: bool = flag(True, ledger="ZETA-I13", doc="five or more in a row also wins")

@@ -1,9 +1,12 @@
-"""Zeta's state machine: setup, turns, placement resolution (ZETA-R18), effects, outcome and views.
+"""Zeta's state machine: setup, turns, placement resolution (ZETA-R18), effects, legal actions and outcome.
 
 The state is plain data: per-square lists, int bitboards per seat and per card type, hands as
-per-type counts, decks as lists (top = last). Seats are 0 and 1; ``first`` is the seat that is
-"P1" in the rulebook (it moves on odd turns). Pending decisions inside effects are phases with
-their own legal actions; ``frames`` is the explicit continuation stack of placements being resolved.
+per-type counts, decks as lists (top = last). Seats are 0 and 1; ``first`` is the seat that moves
+first (the rulebook's role "P1", ZETA-R5, R8); engine text names seats ``P{seat+1}``. Pending
+decisions inside effects are phases with their own legal actions; ``frames`` is the explicit
+continuation stack of placements being resolved. Views, position JSON and sampling are in
+:mod:`cardtable.games.zeta.position`; the events each step emits are in
+:mod:`cardtable.games.zeta.events`.
 """
 
 from __future__ import annotations
@@ -11,6 +14,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Iterator, Sequence
+from enum import IntEnum, StrEnum
 from typing import TYPE_CHECKING, Any
 
 from cardtable.core import Action, Outcome, State
@@ -62,24 +66,88 @@ from .cards import (
     ULTIMATE,
     WIND,
 )
+from .events import ZetaEvent
 from .rules import ZetaRules
 
 if TYPE_CHECKING:
     from .game import ZetaGame
 
-# Phases: who decides what.
-MULLIGAN_PHASE, MAIN, CHOOSE_HAND, CHOOSE_FORTUNE, CHOOSE_TARGET, CHOOSE_MOURN, CHOOSE_LINE, OVER = range(8)
-PHASE_NAMES = ("mulligan", "main", "do_over", "fortune", "target", "mourn", "line", "over")
-PHASE_BY_NAME = {name: i for i, name in enumerate(PHASE_NAMES)}
 
-# Steps of resolve_placement (ZETA-R18) after COVER and PUT.
-LINE, FANFARE, TRIGGERS, FULL, FULL_NOW = range(5)
+class Phase(IntEnum):
+    """Who decides what: the mulligan, the main action, a pending choice inside an effect, or nobody.
+
+    An ``IntEnum`` so the hot path compares ints; ``label`` is the name used in JSON.
+    """
+
+    MULLIGAN = 0
+    """ZETA-R11: P1 then P2 keep or redraw (``mulligan=once`` only)."""
+    MAIN = 1
+    """ZETA-R12: the active player places a card or passes."""
+    DO_OVER = 2
+    """ZETA-R38: Do-Over's card of the hand to destroy."""
+    FORTUNE = 3
+    """ZETA-R39: which of the two cards Fortune-Telling drew to destroy."""
+    TARGET = 4
+    """ZETA-R30: an optional single-target destroy (Fire, Ice, Light, Astrology, Thunder, Blaze)."""
+    MOURN = 5
+    """ZETA-R57: Mourning the Dead's cost-0 placement, or decline."""
+    LINE = 6
+    """ZETA-R59: the full line Single-Arrow Summoning destroys."""
+    OVER = 7
+    """The game has ended."""
+
+    @property
+    def label(self) -> str:
+        """The phase's name in position JSON and views."""
+        return PHASE_NAMES[self]
+
+
+class Step(IntEnum):
+    """The steps of resolve_placement (ZETA-R18) after COVER and PUT."""
+
+    LINE = 0
+    """Step 2: four in a row (R20, R21)."""
+    FANFARE = 1
+    """Step 3: the placed card's Fanfare (R32)."""
+    TRIGGERS = 2
+    """Step 4: placement triggers of continuous cards (R19)."""
+    FULL = 3
+    """Step 5: the board-full end, top-level placements only (R22)."""
+    FULL_NOW = 4
+    """The board-full test right after the line check (``board_full_check=on_placement``, ZETA-I16)."""
+
+
+class EndReason(StrEnum):
+    """Why a Zeta game ended (the outcome's ``reason``)."""
+
+    FOUR_IN_A_ROW = "four_in_a_row"
+    """ZETA-R20: the placing seat made four in a row."""
+    BOARD_FULL = "board_full"
+    """ZETA-R22: the board is full; more cards on it wins."""
+    BOARD_FULL_TIE = "board_full_tie"
+    """ZETA-R22: the board is full with equal counts (``board_full_tie=draw``)."""
+    DECK_OUT = "deck_out"
+    """ZETA-R23: the active seat's deck was empty at the start of its turn."""
+    EMPTY_DECK_DRAW = "empty_deck_draw"
+    """ZETA-R23 with ``empty_deck_draw=lose_immediately``: a draw from an empty deck loses."""
+
+
+PHASE_NAMES = ("mulligan", "main", "do_over", "fortune", "target", "mourn", "line", "over")
+PHASE_BY_NAME = {name: Phase(i) for i, name in enumerate(PHASE_NAMES)}
+# Module-level aliases: the hot path reads globals.
+MULLIGAN_PHASE, MAIN, CHOOSE_HAND, CHOOSE_FORTUNE, CHOOSE_TARGET, CHOOSE_MOURN, CHOOSE_LINE, OVER = tuple(Phase)
+LINE, FANFARE, TRIGGERS, FULL, FULL_NOW = tuple(Step)
 STEP_NAMES = ("line", "fanfare", "triggers", "full", "full_now")
 
 # A frame is [seat, card, square, top_level, step_position, covered_card, vacancy].
 F_SEAT, F_CARD, F_SQUARE, F_TOP, F_POS, F_COVERED, F_VACANCY = range(7)
 
 ZERO_COST = tuple(c.index for c in CARDS if c.cost == 0)
+"""The card types Mourning the Dead may place (ZETA-R57)."""
+NO_KNOWN: tuple[int, ...] = (0,) * NUM_TYPES
+"""No remembered card of any type (ZETA-I-CT6)."""
+TURN_DRAW = -1
+"""The ``cause`` of the turn's draw (ZETA-R12 step 2), where effects pass their card type."""
 # AFFORD[cap]: bitmask of card types whose cost is at most cap (cap is clamped to the top cost).
 MAX_COST = max(COSTS)
 AFFORD = tuple(sum(1 << c.index for c in CARDS if c.cost <= cap) for cap in range(MAX_COST + 1))
@@ -87,8 +155,14 @@ FANFARE_MASK = sum(1 << c.index for c in CARDS if c.fanfare)
 WIND_BIT = 1 << WIND
 
 
-def step_sequence(rules: ZetaRules) -> tuple[int, ...]:
+def cause_id(cause: int) -> str:
+    """The ``cause`` of a draw as events name it: ``turn`` or a card id."""
+    return "turn" if cause == TURN_DRAW else CARDS[cause].id
+
+
+def step_sequence(rules: ZetaRules) -> tuple[Step, ...]:
     """The order of R18's steps under the rules' timing flags (ZETA-I14, I15, I16)."""
+    seq: list[Step]
     if rules.win_check_timing == "after_triggers":
         seq = [TRIGGERS, LINE, FANFARE]  # ZETA-R18 variant: 0, 1, 4, 2, 3, 5
     elif rules.trigger_order == "triggers_first":
@@ -221,6 +295,11 @@ class ZetaState(State):
         self.pending: dict[str, Any] = {}
         self.mulligan_left: list[int] = []
         self.result: Outcome | None = None
+        # ZETA-I-CT6: cards every seat knows to be in each hand (a Wind Mage's return), counts per type
+        # (immutable tuples, so clone() shares them), and a bitmask (seat * NUM_TYPES + type) of the nonzero ones.
+        self.known: tuple[tuple[int, ...], tuple[int, ...]] = (NO_KNOWN, NO_KNOWN)
+        self.known_mask = 0
+        self._events = None
         self.gravity = rules.gravity
         self.overline = rules.overline_wins
         # Where a frame resumes after its Fanfare, when the full-board check is last (else -1: no fast path).
@@ -236,14 +315,32 @@ class ZetaState(State):
             self.decks[seat] = deck
         self.first = rng.randrange(2) if rules.first_player == "random" else 0  # ZETA-R8
         self.active = self.first
-        self._draw(self.first, 3)  # ZETA-R9
-        self._draw(1 - self.first, 4 if rules.second_player_extra_card else 3)  # ZETA-R10
+        events = self._events
+        if events is not None:
+            self._emit(ZetaEvent.FIRST_PLAYER, {"player": self.first, "coin_toss": rules.first_player == "random"})
+        for seat, n in ((self.first, 3), (1 - self.first, 4 if rules.second_player_extra_card else 3)):  # ZETA-R9, R10
+            dealt = self._draw(seat, n, None)
+            if events is not None:
+                self._emit(ZetaEvent.DEAL, {"player": seat, "count": len(dealt)},
+                           {"cards": [CARDS[c].id for c in sorted(dealt)]}, (seat,))
         if rules.mulligan == "once":  # ZETA-R11: P1 then P2 may redraw once
             self.mulligan_left = [self.first, 1 - self.first]
             self.phase = MULLIGAN_PHASE
             self.decider = self.first
+            self._emit_decision()
         else:
             self._start_turn()
+
+    def _setup_events(self) -> None:
+        """What the setup told each seat: who moves first, each dealt hand (to its owner), turn 1's draw.
+
+        The setup ran before recording was switched on; it is deterministic in the seed (ZETA-R7,
+        I54), so it is replayed here with recording on and its events are taken over.
+        """
+        if self._events is None or self.history:
+            return
+        twin = self.game._new_state(self.seed, self.setup, random.Random(self.seed), record=True)
+        self._events.extend(twin.events)
 
     # ------------------------------------------------------------------ contract queries
     @property
@@ -266,14 +363,14 @@ class ZetaState(State):
         return self.result
 
     def player_label(self, seat: int) -> str:
-        """The rulebook's name of a seat: P1 moves first."""
-        return "P1" if seat == self.first else "P2"
+        """How engine text names a seat: ``P{seat+1}`` (the seat, never the role; ``first`` says who moved first)."""
+        return f"P{seat + 1}"
 
     def summary(self) -> str:
-        """One line: turn, who decides, phase, counts."""
+        """One line: turn, who decides, phase, counts (seats named ``P{seat+1}``)."""
         if self.result is not None:
             return f"turn {self.turn}, game over ({self.result.reason})"
-        return (f"turn {self.turn}, {self.player_label(self.decider)} (seat {self.decider}) to decide "
+        return (f"turn {self.turn}, {self.player_label(self.decider)} to decide "
                 f"[{PHASE_NAMES[self.phase]}], board {self.board_count()} cards, "
                 f"hands {self.hand_size[0]}/{self.hand_size[1]}, decks {len(self.decks[0])}/{len(self.decks[1])}")
 
@@ -384,6 +481,7 @@ class ZetaState(State):
         return self.table.ranks[index] if kind == "rank" else self.table.files[index]
 
     def _can_mourn(self, seat: int) -> bool:
+        """ZETA-R57: a cost-0 card in hand and an empty square to put it on."""
         hand = self.hands[seat]
         return bool(self.empty_targets()) and any(hand[c] for c in ZERO_COST)
 
@@ -490,10 +588,19 @@ class ZetaState(State):
 
     # ------------------------------------------------------------------ applying actions
     fast_path = True
-    """Class switch: tests turn it off to prove the fast path and the general path agree."""
+    """Class switch: tests turn it off to prove the fast path and the general path agree (a recording
+    state turns it off for itself: the general path emits the events)."""
+
+    def record_events(self) -> None:
+        """Start keeping the event log; from now on every action takes the general path, which emits events."""
+        super().record_events()
+        self.fast_path = False
 
     def apply(self, action: Action | str, player: int | None = None) -> Action:
-        """Apply an action or its string (see ``State.apply``); plain placements take a checked fast path."""
+        """Apply an action or its string (see ``State.apply``); plain placements take a checked fast path.
+
+        A recording state (``record_events``) always takes the general path, which emits the events.
+        """
         kind = type(action)
         if kind is Place and self.phase == MAIN and player is None and self.result is None and self.fast_path:
             act: Place = action  # type: ignore[assignment]  # checked: type(action) is Place
@@ -516,6 +623,8 @@ class ZetaState(State):
                     if not hand[c]:
                         self.held[seat] &= ~(1 << c)
                     self.hand_size[seat] -= 1
+                    if self.known_mask:
+                        self._forget(seat, c)
                     self.history.append(act.text)
                     tm = self.tmask
                     fanfare = FANFARE_MASK >> c & 1
@@ -573,11 +682,64 @@ class ZetaState(State):
         return State.apply(self, action, player)
 
     def _win(self, seat: int, c: int, s: int) -> None:
-        self._finish((seat,), "four_in_a_row", "ZETA-R20",
-                     f"{self.player_label(seat)} made four in a row with {CARDS[c].id}@{self.geo.names[s]}")
+        line: list[str] | None = None
+        if self._events is not None:
+            line = self._winning_squares(seat, s)
+        self._finish((seat,), EndReason.FOUR_IN_A_ROW, "ZETA-R20",
+                     f"{self.player_label(seat)} made four in a row with {CARDS[c].id}@{self.geo.names[s]}", line=line)
 
-    def _apply(self, action: Action) -> None:
+    def _winning_squares(self, seat: int, s: int) -> list[str]:
+        """The squares of the seat's four (or more) in a row through ``s`` (ZETA-R20), for the game-over event."""
+        own = self.occ[seat]
+        run = 0
+        if self.rules.overline_wins:
+            for w in self.geo.windows_through[s]:
+                if own & w == w:
+                    run |= w
+        else:
+            for w, ext in self.geo.window_pairs:
+                if own & w == w and not own & ext:
+                    run |= w
+        return [self.geo.names[q] for q in self.geo.squares(run)]
+
+    # ------------------------------------------------------------------ seat memory (ZETA-I-CT6)
+    def _forget(self, seat: int, c: int) -> None:
+        """A card of type ``c`` left ``seat``'s hand in public: one remembered copy fewer, if any."""
+        bit = 1 << (seat * NUM_TYPES + c)
+        if self.known_mask & bit:
+            counts = list(self.known[seat])
+            counts[c] -= 1
+            if not counts[c]:
+                self.known_mask &= ~bit
+            self._set_known(seat, tuple(counts))
+
+    def _learn(self, seat: int, c: int) -> None:
+        """A face-up card of type ``c`` went into ``seat``'s hand: everybody remembers it."""
+        counts = list(self.known[seat])
+        counts[c] += 1
+        self.known_mask |= 1 << (seat * NUM_TYPES + c)
+        self._set_known(seat, tuple(counts))
+
+    def _forget_hand(self, seat: int) -> None:
+        """The whole hand left (a mulligan): nothing is remembered about it any more."""
+        for c in range(NUM_TYPES):
+            self.known_mask &= ~(1 << (seat * NUM_TYPES + c))
+        self._set_known(seat, NO_KNOWN)
+
+    def _set_known(self, seat: int, counts: tuple[int, ...]) -> None:
+        self.known = (counts, self.known[1]) if seat == 0 else (self.known[0], counts)
+
+    def known_cards(self, seat: int) -> list[int]:
+        """The cards every seat knows to be in ``seat``'s hand (ZETA-I-CT6), as type indexes, ascending."""
+        out: list[int] = []
+        for c, n in enumerate(self.known[seat]):
+            if n:
+                out.extend([c] * n)
+        return out
+
+    def _apply(self, action: Action) -> None:  # noqa: C901 - one branch per action kind
         kind = type(action)
+        recording = self._events is not None
         if kind is Place:
             assert isinstance(action, Place)
             seat = self.decider
@@ -587,11 +749,15 @@ class ZetaState(State):
             if not hand[c]:
                 self.held[seat] &= ~(1 << c)
             self.hand_size[seat] -= 1
+            if self.known_mask:
+                self._forget(seat, c)
             top = self.phase == MAIN  # a Mourning sub-placement is not top level (ZETA-R57)
             self.phase = MAIN
             self.pending = {}
             self._place(seat, c, action.square, top)
         elif kind is Pass:
+            if recording:
+                self._emit(ZetaEvent.PASS, {"player": self.active})
             self._end_turn()  # ZETA-R13
             return
         elif kind is Target:
@@ -599,44 +765,54 @@ class ZetaState(State):
             source = self.pending["source"]
             self.phase = MAIN
             self.pending = {}
-            self._destroy_board(1 << action.square)
+            self._destroy_board(1 << action.square, self.decider, source)
             if source == LIGHT:
                 bit = 1 << action.square
                 self.blocked |= bit  # ZETA-R50: blocked until the game ends; no longer an empty square
                 self.marks[0] &= ~bit
                 self.marks[1] &= ~bit
+                if recording:
+                    self._emit(ZetaEvent.BLOCK, {"player": self.decider, "square": self.geo.names[action.square]})
         elif kind is Decline:
+            if recording:
+                self._emit(ZetaEvent.DECLINE, {"player": self.decider, "source": CARDS[self.pending["source"]].id})
             self.phase = MAIN
             self.pending = {}
         elif kind is DestroyFromHand:
             assert isinstance(action, DestroyFromHand)
             seat = self.decider
             was = self.phase
+            source = self.pending["source"]
             self.phase = MAIN
             self.pending = {}
-            self._destroy_hand(seat, [action.card])
+            self._destroy_hand(seat, [action.card], cause=source)
             if was == CHOOSE_HAND:
-                self._draw(seat, 1)  # ZETA-R38: then draw 1
+                self._draw(seat, 1, DO_OVER)  # ZETA-R38: then draw 1
                 if self.result is not None:
                     return
         elif kind is ChooseLine:
             assert isinstance(action, ChooseLine)
             self.phase = MAIN
             self.pending = {}
-            self._destroy_line(action.kind, action.index)
+            self._destroy_line(action.kind, action.index, self.decider)
         elif kind is Mulligan:
             assert isinstance(action, Mulligan)
             seat = self.mulligan_left.pop(0)
+            n = self.hand_size[seat]
             if action.take:  # ZETA-R11: shuffle the whole hand into the deck, draw as many
-                n = self.hand_size[seat]
                 self.decks[seat].extend(self.hand_cards(seat))
                 self.hands[seat] = [0] * NUM_TYPES
                 self.hand_size[seat] = 0
                 self.held[seat] = 0
+                self._forget_hand(seat)
                 self.rng.shuffle(self.decks[seat])
-                self._draw(seat, n)
+                self._draw(seat, n, None)
+            if recording:
+                self._emit(ZetaEvent.MULLIGAN, {"player": seat, "taken": action.take, "count": n},
+                           {"cards": [CARDS[c].id for c in self.hand_cards(seat)]} if action.take else None, (seat,))
             if self.mulligan_left:
                 self.decider = self.mulligan_left[0]
+                self._emit_decision()
             else:
                 self.phase = MAIN
                 self._start_turn()
@@ -648,14 +824,19 @@ class ZetaState(State):
         seat = self.active
         self.decider = seat
         self.phase = MAIN
+        if self._events is not None:
+            self._emit(ZetaEvent.TURN, {"turn": self.turn, "player": seat})
         if not self.decks[seat]:  # ZETA-R12 step 1 / R23: deck-out at turn start
-            self._finish((1 - seat,), "deck_out", "ZETA-R23",
+            self._finish((1 - seat,), EndReason.DECK_OUT, "ZETA-R23",
                          f"{self.player_label(seat)}'s deck was empty at the start of turn {self.turn}")
             return
         if self.turn > 1 or self.rules.first_turn_draw:  # ZETA-R12 step 2, I9
-            self._draw(seat, 1)
+            self._draw(seat, 1, TURN_DRAW)
         if self.apprentice[seat] == self.turn and self.hand_size[seat] >= 4:  # ZETA-I35 opponent_turn_start
             self.negate[seat] = self.turn
+            if self._events is not None:
+                self._emit(ZetaEvent.EFFECT, {"effect": "negate_fanfares", "player": seat, "turn": self.turn,
+                                              "cause": CARDS[APPRENTICE].id})
 
     def _end_turn(self) -> None:
         # ZETA-R12 step 4: turn-bound records simply stop matching the turn number (R34).
@@ -663,50 +844,103 @@ class ZetaState(State):
         self.active = 1 - self.active
         self._start_turn()
 
-    def _finish(self, winners: tuple[int, ...], reason: str, rule: str, detail: str = "",
-                scores: tuple[float, ...] | None = None) -> None:
-        self.result = Outcome(winners, reason, rule, scores, detail)
+    def _finish(self, winners: tuple[int, ...], reason: EndReason, rule: str, detail: str = "",
+                scores: tuple[float, ...] | None = None, line: list[str] | None = None) -> None:
+        self.result = Outcome(winners, str(reason), rule, scores, detail)
         self.phase = OVER
         self.frames = []
         self.pending = {}
+        if self._events is not None:
+            public: dict[str, Any] = self.result.to_json()
+            public["line"] = line
+            self._emit(ZetaEvent.GAME_OVER, public)
+
+    # ------------------------------------------------------------------ events
+    def _emit_decision(self) -> None:
+        """Tell everybody which decision is now pending, and whose (no secret: Fortune's cards were drawn)."""
+        if self._events is None:
+            return
+        public: dict[str, Any] = {"player": self.decider, "decision": PHASE_NAMES[self.phase]}
+        p = self.pending
+        if p:
+            names = self.geo.names
+            public["source"] = CARDS[p["source"]].id
+            public["square"] = names[p["square"]]
+            if "mask" in p:
+                public["targets"] = [names[q] for q in self.geo.squares(p["mask"])]
+            if "lines" in p:
+                public["lines"] = [str(self._line_action(k, i)) for k, i in p["lines"]]
+        self._emit(ZetaEvent.DECISION, public)
+
+    # Callers test ``self._events is not None`` first (hot paths pay one attribute test, not a call).
+    def _emit_effect(self, effect: str, seat: int, turn: int, cause: int) -> None:
+        self._emit(ZetaEvent.EFFECT, {"effect": effect, "player": seat, "turn": turn, "cause": CARDS[cause].id})
+
+    def _emit_no_effect(self, seat: int, c: int, s: int) -> None:
+        self._emit(ZetaEvent.NO_EFFECT, {"player": seat, "card": CARDS[c].id, "square": self.geo.names[s]})
 
     # ------------------------------------------------------------------ zones
-    def _draw(self, seat: int, n: int) -> list[int]:
-        """ZETA-R28: draw n cards one by one; an empty deck skips the draw (R23) or loses (flag)."""
+    def _draw(self, seat: int, n: int, cause: int | None) -> list[int]:
+        """ZETA-R28: draw n cards one by one; an empty deck skips the draw (R23) or loses (flag).
+
+        ``cause`` is the card whose effect draws, ``TURN_DRAW`` for the turn's draw, or None for the
+        deal and the mulligan (which emit their own events).
+        """
         deck = self.decks[seat]
         hand = self.hands[seat]
-        drawn = []
+        drawn: list[int] = []
         held = self.held[seat]
+        events = self._events
         for _ in range(n):
             if not deck:
+                if events is not None and cause is not None:
+                    self._emit(ZetaEvent.DRAW_SKIPPED, {"player": seat, "cause": cause_id(cause)})
                 if self.rules.empty_deck_draw == "lose_immediately" and self.result is None:
-                    self._finish((1 - seat,), "empty_deck_draw", "ZETA-R23",
+                    self.held[seat] = held
+                    self.hand_size[seat] += len(drawn)
+                    self._finish((1 - seat,), EndReason.EMPTY_DECK_DRAW, "ZETA-R23",
                                  f"{self.player_label(seat)} had to draw from an empty deck")
+                    return drawn
                 break
             c = deck.pop()
             hand[c] += 1
             held |= 1 << c
             drawn.append(c)
+            if events is not None and cause is not None:
+                self._emit(ZetaEvent.DRAW, {"player": seat, "cause": cause_id(cause)}, {"card": CARDS[c].id}, (seat,))
         self.held[seat] = held
         self.hand_size[seat] += len(drawn)
         return drawn
 
-    def _destroy_hand(self, seat: int, cards: list[int], disposal: str = "destroy") -> None:
-        """ZETA-R25: cards leave the hand for the Destroyed pile (or Removed area), revealed."""
+    def _destroy_hand(self, seat: int, cards: list[int], disposal: str = "destroy", *, cause: int,
+                      by: int | None = None, at_random: bool = False) -> None:
+        """ZETA-R25: cards leave the hand for the Destroyed pile (or Removed area), revealed.
+
+        ``cause`` is the card whose effect destroys, ``by`` its controller (default: the hand's owner).
+        """
         hand = self.hands[seat]
         pile = self.destroyed[seat] if disposal == "destroy" else self.removed[seat]
+        events = self._events
         for c in cards:
             hand[c] -= 1
             if not hand[c]:
                 self.held[seat] &= ~(1 << c)
             pile.append(c)
+            # ZETA-I-CT6: Fortune-Telling destroys one of the two cards it drew, never a remembered one.
+            if self.known_mask and cause != FORTUNE:
+                self._forget(seat, c)
+            if events is not None:
+                self._emit(ZetaEvent.DESTROY if disposal == "destroy" else ZetaEvent.REMOVE,
+                           {"owner": seat, "card": CARDS[c].id, "zone": "hand", "square": None, "cause": CARDS[cause].id,
+                            "by": seat if by is None else by, "random": at_random})
         self.hand_size[seat] -= len(cards)
 
-    def _destroy_random(self, seat: int, k: int) -> None:
+    def _destroy_random(self, seat: int, k: int, cause: int) -> None:
         """ZETA-R29: destroy min(k, hand) cards of ``seat``'s hand, every subset equally likely."""
         k = min(k, self.hand_size[seat])
         if k:
-            self._destroy_hand(seat, sorted(self.rng.sample(self.hand_cards(seat), k)))
+            self._destroy_hand(seat, sorted(self.rng.sample(self.hand_cards(seat), k)), cause=cause, by=1 - seat,
+                               at_random=True)
 
     def _remove(self, s: int) -> int:
         """Take the card off square s (not a destruction); returns its type."""
@@ -719,8 +953,9 @@ class ZetaState(State):
         self.card[s] = -1
         return c
 
-    def _destroy_board(self, mask: int) -> None:
+    def _destroy_board(self, mask: int, by: int, cause: int) -> None:
         """ZETA-R25: destroy the cards on these squares (callers exclude barriers, R26)."""
+        events = self._events
         for s in self.geo.squares(mask):
             o = self.owner[s]
             c = self._remove(s)
@@ -730,6 +965,10 @@ class ZetaState(State):
             self.marks[o] |= bit
             self.marks[1 - o] &= ~bit
             self.ever[o] |= bit
+            if events is not None:
+                self._emit(ZetaEvent.DESTROY, {"owner": o, "card": CARDS[c].id, "zone": "board",
+                                               "square": self.geo.names[s], "cause": CARDS[cause].id, "by": by,
+                                               "random": False})
 
     def _destroyable(self, mask: int, seat: int, targeted: bool) -> int:
         """Occupied, non-barrier squares of ``mask`` (opponent's only under targeted_destroy_scope)."""
@@ -756,6 +995,10 @@ class ZetaState(State):
         self.marks[0] &= ~bit
         self.marks[1] &= ~bit
         self.frames.append([seat, c, s, int(top), 0, covered, vacancy])
+        if self._events is not None:
+            self._emit(ZetaEvent.PLACE, {"player": seat, "card": CARDS[c].id, "square": self.geo.names[s],
+                                         "covers": CARDS[covered].id if covered >= 0 else None,
+                                         "vacancy": bool(vacancy), "extra": not top})
 
     def _advance(self) -> None:
         """Run the resolution stack until a decision is needed, the game ends, or the turn ends."""
@@ -816,10 +1059,11 @@ class ZetaState(State):
         scores = (float(c0), float(c1))
         if c0 != c1:
             winner = 0 if c0 > c1 else 1
-            self._finish((winner,), "board_full", "ZETA-R22", f"the board is full, {max(c0, c1)} cards to {min(c0, c1)}",
+            self._finish((winner,), EndReason.BOARD_FULL, "ZETA-R22",
+                         f"the board is full, {max(c0, c1)} cards to {min(c0, c1)}",
                          scores)
         elif self.rules.board_full_tie == "draw":
-            self._finish((), "board_full_tie", "ZETA-R22", f"the board is full with {c0} cards each", scores)
+            self._finish((), EndReason.BOARD_FULL_TIE, "ZETA-R22", f"the board is full with {c0} cards each", scores)
 
     def _triggers(self, seat: int, s: int) -> None:
         """ZETA-R19: placement triggers of continuous cards, (a) then (b) then (c)."""
@@ -832,66 +1076,80 @@ class ZetaState(State):
         own = self.occ[seat]
         circles = (tm[MAGIC_CIRCLE] & own & orth).bit_count()
         if circles:  # (a) ZETA-R40: one draw per qualifying circle
-            self._draw(seat, circles)
+            self._draw(seat, circles, MAGIC_CIRCLE)
             if self.result is not None:
                 return
         greats = (tm[GREAT_CIRCLE] & own & diag).bit_count()
         for _ in range(greats):  # (b) ZETA-R46: min(3, hand) random cards of B, per circle
-            self._destroy_random(1 - seat, 3)
+            self._destroy_random(1 - seat, 3, GREAT_CIRCLE)
         bursts = tm[BURST] & diag
         if bursts:  # (c) ZETA-R56: all firing bursts at once, barriers survive
             blast = 0
             for x in geo.squares(bursts):
                 blast |= (1 << x) | geo.n4[x]
-            self._destroy_board(self._destroyable(blast, seat, targeted=False))
+            self._destroy_board(self._destroyable(blast, seat, targeted=False), seat, BURST)
 
     def _fanfare(self, fr: list[int]) -> None:
         """ZETA-R32: resolve the placed card's Fanfare (it may open a pending decision)."""
         seat = fr[F_SEAT]
         if self.negate[seat] == self.turn:  # ZETA-R35: the Fanfare has no effect
+            events = self._events
+            if events is not None:
+                self._emit(ZetaEvent.NEGATED, {"player": seat, "card": CARDS[fr[F_CARD]].id,
+                                               "square": self.geo.names[fr[F_SQUARE]]})
             if fr[F_COVERED] >= 0:  # ZETA-R45(e): a negated Wind Mage's covered card
                 covered = fr[F_COVERED]
                 self.set_aside = -1
-                if self.rules.wind_mage_negated == "remove_from_game":
+                removed = self.rules.wind_mage_negated == "remove_from_game"
+                if removed:
                     self.removed[seat].append(covered)
                 else:
                     self.destroyed[seat].append(covered)
+                if events is not None:
+                    self._emit(ZetaEvent.REMOVE if removed else ZetaEvent.DESTROY,
+                               {"owner": seat, "card": CARDS[covered].id, "zone": "set_aside", "square": None,
+                                "cause": CARDS[WIND].id, "by": seat, "random": False})
             return
         FANFARES[fr[F_CARD]](self, seat, fr[F_SQUARE], fr)
 
     # One method per Fanfare card (ZETA-R37..R60): (seat A, square of the card, its frame).
     def _mist(self, seat: int, s: int, fr: list[int]) -> None:
         """ZETA-R37: you draw 1, then your opponent draws 1."""
-        self._draw(seat, 1)
+        self._draw(seat, 1, MIST)
         if self.result is None:
-            self._draw(1 - seat, 1)
+            self._draw(1 - seat, 1, MIST)
 
     def _do_over(self, seat: int, s: int, fr: list[int]) -> None:
         """ZETA-R38: destroy a card of your hand (your choice), then draw 1."""
         if self.hand_size[seat]:
             held = self.held[seat]
             if not held & (held - 1):  # one card type: nothing to choose (ZETA-I-CT4)
-                self._destroy_hand(seat, [held.bit_length() - 1])
-                self._draw(seat, 1)
+                self._destroy_hand(seat, [held.bit_length() - 1], cause=DO_OVER)
+                self._draw(seat, 1, DO_OVER)
             else:
                 self._ask(CHOOSE_HAND, seat, {"source": DO_OVER, "square": s})
         elif self.rules.do_over_empty_hand == "draw":  # ZETA-I33
-            self._draw(seat, 1)
+            self._draw(seat, 1, DO_OVER)
+        else:
+            if self._events is not None:
+                self._emit_no_effect(seat, DO_OVER, s)
 
     def _fortune(self, seat: int, s: int, fr: list[int]) -> None:
         """ZETA-R39: draw 2, destroy one of those two."""
-        drawn = self._draw(seat, 2)
+        drawn = self._draw(seat, 2, FORTUNE)
+        if self.result is not None:
+            return
         if len(drawn) == 2:
             if drawn[0] == drawn[1]:
-                self._destroy_hand(seat, [drawn[0]])
+                self._destroy_hand(seat, [drawn[0]], cause=FORTUNE)
             else:
                 self._ask(CHOOSE_FORTUNE, seat, {"source": FORTUNE, "square": s, "drawn": sorted(drawn)})
         elif len(drawn) == 1 and self.rules.fortune_short_draw == "destroy":  # ZETA-I34
-            self._destroy_hand(seat, drawn)
+            self._destroy_hand(seat, drawn, cause=FORTUNE)
 
     def _boost(self, seat: int, s: int, fr: list[int]) -> None:
         """ZETA-R41: draw 1."""
-        self._draw(seat, 1)
+        self._draw(seat, 1, BOOST)
 
     def _fire(self, seat: int, s: int, fr: list[int]) -> None:
         """ZETA-R42: you may destroy a card directly above or below."""
@@ -907,8 +1165,15 @@ class ZetaState(State):
         if self.rules.apprentice_check_time == "on_resolution":
             if self.hand_size[other] >= 4:
                 self.negate[other] = self.turn + 1
+                if self._events is not None:
+                    self._emit_effect("negate_fanfares", other, self.turn + 1, APPRENTICE)
+            else:
+                if self._events is not None:
+                    self._emit_no_effect(seat, APPRENTICE, s)
         else:
             self.apprentice[other] = self.turn + 1
+            if self._events is not None:
+                self._emit_effect("apprentice_check", other, self.turn + 1, APPRENTICE)
 
     def _wind(self, seat: int, s: int, fr: list[int]) -> None:
         """ZETA-R45(d): the covered card returns to your hand (a vacancy placement: void)."""
@@ -918,20 +1183,30 @@ class ZetaState(State):
             self.held[seat] |= 1 << covered
             self.hand_size[seat] += 1
             self.set_aside = -1
+            self._learn(seat, covered)  # ZETA-I-CT6: everybody saw which card went back
+            if self._events is not None:
+                self._emit(ZetaEvent.RETURN, {"player": seat, "card": CARDS[covered].id, "square": self.geo.names[s]})
+        else:
+            if self._events is not None:
+                self._emit_no_effect(seat, WIND, s)
 
     def _hexer(self, seat: int, s: int, fr: list[int]) -> None:
         """ZETA-R47: the opponent's Fanfares are void in their next turn."""
         self.negate[1 - seat] = self.turn + 1
+        if self._events is not None:
+            self._emit_effect("negate_fanfares", 1 - seat, self.turn + 1, HEXER)
 
     def _potion(self, seat: int, s: int, fr: list[int]) -> None:
         """ZETA-R48: draw 2, then destroy up to 2 random cards of the opponent's hand."""
-        self._draw(seat, 2)
+        self._draw(seat, 2, POTION)
         if self.result is None:
-            self._destroy_random(1 - seat, 2)
+            self._destroy_random(1 - seat, 2, POTION)
 
     def _broom(self, seat: int, s: int, fr: list[int]) -> None:
         """ZETA-R49: cost cap max(board, 10) in your next turn."""
         self.broom[seat] = self.turn + 2
+        if self._events is not None:
+            self._emit_effect("broom", seat, self.turn + 2, BROOM)
 
     def _light(self, seat: int, s: int, fr: list[int]) -> None:
         """ZETA-R50: you may destroy a diagonal neighbour; its square is then blocked."""
@@ -948,10 +1223,15 @@ class ZetaState(State):
             mine &= ~(1 << s)
         if mine.bit_count() < self.occ[1 - seat].bit_count():
             self._offer_target(seat, THUNDER, s, self.geo.all)
+        else:
+            if self._events is not None:
+                self._emit_no_effect(seat, THUNDER, s)
 
     def _earth(self, seat: int, s: int, fr: list[int]) -> None:
         """ZETA-R53: the opponent may place only cost-0 cards in their next turn."""
         self.only_zero[1 - seat] = self.turn + 1
+        if self._events is not None:
+            self._emit_effect("only_cost_zero", 1 - seat, self.turn + 1, EARTH)
 
     def _blaze(self, seat: int, s: int, fr: list[int]) -> None:
         """ZETA-R55: you may destroy one of the 8 neighbours."""
@@ -959,38 +1239,58 @@ class ZetaState(State):
 
     def _mourning(self, seat: int, s: int, fr: list[int]) -> None:
         """ZETA-R57: with 5+ destroyed cards, you may place a cost-0 card from hand (ZETA-I23, I47)."""
-        scope_all = self.rules.mourning_count_scope == "all"
-        count = len(self.destroyed[seat]) if scope_all else self.destroyed_board[seat]
-        if count >= 5 and self._can_mourn(seat):
+        if self.mourning_count(seat) >= 5 and self._can_mourn(seat):
             self._ask(CHOOSE_MOURN, seat, {"source": MOURNING, "square": s})
+        else:
+            if self._events is not None:
+                self._emit_no_effect(seat, MOURNING, s)
+
+    def mourning_count(self, seat: int) -> int:
+        """The destroyed cards Mourning the Dead counts for ``seat`` (ZETA-R27, I23)."""
+        if self.rules.mourning_count_scope == "all":
+            return len(self.destroyed[seat])
+        return self.destroyed_board[seat]
 
     def _dark(self, seat: int, s: int, fr: list[int]) -> None:
         """ZETA-R58: destroy every orthogonal neighbour, whoever owns it (barriers survive)."""
-        self._destroy_board(self._destroyable(self.geo.n4[s], seat, targeted=False))
+        mask = self._destroyable(self.geo.n4[s], seat, targeted=False)
+        if mask:
+            self._destroy_board(mask, seat, DARK)
+        else:
+            if self._events is not None:
+                self._emit_no_effect(seat, DARK, s)
 
     def _arrow(self, seat: int, s: int, fr: list[int]) -> None:
         """ZETA-R59: destroy the cards of one full rank or file (your choice among several)."""
         lines = self._full_lines()
         if len(lines) == 1:
-            self._destroy_line(*lines[0])
+            self._destroy_line(*lines[0], seat)
         elif lines:
             self._ask(CHOOSE_LINE, seat, {"source": ARROW, "square": s, "lines": lines})
+        else:
+            if self._events is not None:
+                self._emit_no_effect(seat, ARROW, s)
 
     def _ultimate(self, seat: int, s: int, fr: list[int]) -> None:
         """ZETA-R60: both hands go to their Destroyed piles (ZETA-I24)."""
         for p in (seat, 1 - seat):
-            self._destroy_hand(p, self.hand_cards(p), self.rules.ultimate_zero_disposal)
+            self._destroy_hand(p, self.hand_cards(p), self.rules.ultimate_zero_disposal, cause=ULTIMATE, by=seat)
 
-    def _ask(self, phase: int, seat: int, pending: dict[str, Any]) -> None:
+    def _ask(self, phase: Phase, seat: int, pending: dict[str, Any]) -> None:
         self.phase = phase
         self.decider = seat
         self.pending = pending
+        if self._events is not None:
+            self._emit_decision()
 
     def _offer_target(self, seat: int, c: int, s: int, mask: int) -> None:
         """An optional single-target destroy (ZETA-R30): a decision if any target exists."""
         mask = self._destroyable(mask, seat, targeted=True)
         if mask:
             self._ask(CHOOSE_TARGET, seat, {"source": c, "square": s, "mask": mask})
+        else:
+            if self._events is not None:
+                self._emit_no_effect(seat, c, s)
 
     def _full_lines(self) -> list[tuple[str, int]]:
         """ZETA-R59: ranks and files completely filled with cards (blocked squares per flag)."""
@@ -1002,11 +1302,13 @@ class ZetaState(State):
         out += [("file", f) for f, m in enumerate(geo.files) if filled & m == m]
         return out
 
-    def _destroy_line(self, kind: str, index: int) -> None:
+    def _destroy_line(self, kind: str, index: int, seat: int) -> None:
         mask = self.geo.ranks[index] if kind == "rank" else self.geo.files[index]
-        self._destroy_board(self._destroyable(mask, 0, targeted=False))
+        if self._events is not None:
+            self._emit(ZetaEvent.LINE, {"player": seat, "line": str(self._line_action(kind, index))})
+        self._destroy_board(self._destroyable(mask, 0, targeted=False), seat, ARROW)
 
-    # ------------------------------------------------------------------ views and JSON
+    # ------------------------------------------------------------------ zones, views and JSON
     def zones(self) -> dict[str, list[str]]:
         """Every card by zone; tokens are ``SEAT:card_id``."""
         out: dict[str, list[str]] = {}
@@ -1017,10 +1319,11 @@ class ZetaState(State):
             out[f"removed:{seat}"] = [f"{seat}:{CARDS[c].id}" for c in self.removed[seat]]
         out["board"] = [f"{self.owner[s]}:{CARDS[self.card[s]].id}" for s in range(self.geo.size) if self.card[s] >= 0]
         # The set-aside card belongs to the placer of the frame that covered it (ZETA-R2, R45).
-        out["set_aside"] = [f"{self._set_aside_owner()}:{CARDS[self.set_aside].id}"] if self.set_aside >= 0 else []
+        out["set_aside"] = [f"{self.set_aside_owner()}:{CARDS[self.set_aside].id}"] if self.set_aside >= 0 else []
         return out
 
-    def _set_aside_owner(self) -> int:
+    def set_aside_owner(self) -> int:
+        """The owner of the set-aside card: the seat whose Wind Mage covered it (always the active seat)."""
         for fr in self.frames:
             if fr[F_COVERED] >= 0:
                 return fr[F_SEAT]
@@ -1033,79 +1336,19 @@ class ZetaState(State):
             out.update(f"{seat}:{CARDS[c].id}" for c in self.decklists[seat])
         return out
 
-    def _public(self) -> dict[str, Any]:
-        geo = self.geo
-        names = geo.names
-        board = {names[s]: {"card": CARDS[self.card[s]].id, "owner": self.owner[s]}
-                 for s in range(geo.size) if self.card[s] >= 0}
-        markers = {names[s]: seat for seat in (0, 1) for s in geo.squares(self.marks[seat])}
-        return {
-            "turn": self.turn,
-            "first_player": self.first,
-            "active": self.active,
-            "phase": PHASE_NAMES[self.phase],
-            "board": board,
-            "blocked": [names[s] for s in geo.squares(self.blocked)],
-            "markers": dict(sorted(markers.items())),
-            "ever_destroyed": [[names[s] for s in geo.squares(self.ever[p])] for p in (0, 1)],
-            "hand_sizes": list(self.hand_size),
-            "deck_sizes": [len(self.decks[0]), len(self.decks[1])],
-            "destroyed": [[CARDS[c].id for c in self.destroyed[p]] for p in (0, 1)],
-            "destroyed_from_board": list(self.destroyed_board),
-            "removed": [[CARDS[c].id for c in self.removed[p]] for p in (0, 1)],
-            "set_aside": CARDS[self.set_aside].id if self.set_aside >= 0 else None,
-            "effects": {
-                "negate_fanfares": list(self.negate),
-                "only_cost_zero": list(self.only_zero),
-                "broom": list(self.broom),
-                "apprentice_check": list(self.apprentice),
-            },
-            "resolution": [
-                {"seat": f[F_SEAT], "card": CARDS[f[F_CARD]].id, "square": names[f[F_SQUARE]], "top_level": bool(f[F_TOP]),
-                 "step": f[F_POS], "covered": CARDS[f[F_COVERED]].id if f[F_COVERED] >= 0 else None,
-                 "vacancy": bool(f[F_VACANCY])}
-                for f in self.frames
-            ],
-            "mulligan_left": list(self.mulligan_left),
-            "decklists": [[CARDS[c].id for c in self.decklists[p]] for p in (0, 1)],
-            "outcome": self.result.to_json() if self.result is not None else None,
-        }
-
-    def _pending_json(self, reveal: bool) -> dict[str, Any] | None:
-        p = self.pending
-        if not p:
-            return None
-        out: dict[str, Any] = {"source": CARDS[p["source"]].id, "square": self.geo.names[p["square"]]}
-        if "mask" in p:
-            out["targets"] = [self.geo.names[s] for s in self.geo.squares(p["mask"])]
-        if "lines" in p:
-            out["lines"] = [str(self._line_action(k, i)) for k, i in p["lines"]]
-        if "drawn" in p:
-            out["drawn"] = [CARDS[c].id for c in p["drawn"]] if reveal else None
-        return out
-
     def view(self, player: int | None) -> dict[str, Any]:
-        """What ``player`` may know (ZETA-R3): everything but the other hand and deck order."""
-        out: dict[str, Any] = {"game": "zeta", "viewer": player, "current_player": self.current_player,
-                               "board_size": [self.geo.width, self.geo.height]}
-        out.update(self._public())
-        out["pending"] = self._pending_json(reveal=player is not None and player == self.decider)
-        out["hands"] = [
-            [CARDS[c].id for c in self.hand_cards(p)] if player == p else None for p in (0, 1)
-        ]
-        out["setup"] = self.setup
-        return out
+        """What ``player`` may know (ZETA-R3) and remembers (ZETA-I-CT6); see ``position.view_json``."""
+        from .position import view_json
+
+        return view_json(self, player)
 
     def _position_json(self) -> dict[str, Any]:
-        out = self._public()
-        out["decider"] = self.decider
-        out["pending"] = self._pending_json(reveal=True)
-        out["hands"] = [[CARDS[c].id for c in self.hand_cards(p)] for p in (0, 1)]
-        out["decks"] = [[CARDS[c].id for c in self.decks[p]] for p in (0, 1)]
-        return out
+        from .position import position_json
+
+        return position_json(self)
 
     def clone(self) -> ZetaState:
-        """An independent copy (RNG included)."""
+        """An independent copy (RNG included; a recording state's clone gets its own event log)."""
         new = object.__new__(ZetaState)
         new.__dict__.update(self.__dict__)
         new.rng = clone_rng(self.rng)
@@ -1130,6 +1373,8 @@ class ZetaState(State):
         new.frames = [list(f) for f in self.frames]
         new.pending = dict(self.pending)
         new.mulligan_left = list(self.mulligan_left)
+        if self._events is not None:
+            new._events = list(self._events)
         return new
 
 

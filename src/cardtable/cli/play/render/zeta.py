@@ -131,6 +131,16 @@ def describe_effects(view: Mapping[str, Any], ctx: Context) -> list[str]:
     return out
 
 
+def describe_known_hands(view: Mapping[str, Any], ctx: Context) -> list[str]:
+    """What everybody remembers to be in a hand: the cards a Wind Mage returned (ZETA-I-CT6)."""
+    out: list[str] = []
+    for p, cards in enumerate(view.get("known_hands") or []):
+        if cards:
+            names = ", ".join(c.english if (c := _card(cid)) else cid for cid in cards)
+            out.append(f"known to be in {ctx.name(p)}'s hand: {names} (returned by a Wind Mage, ZETA-I-CT6)")
+    return out
+
+
 def describe_pending(view: Mapping[str, Any], ctx: Context) -> Text | None:
     """What the current decision is about (effects' choices, the mulligan), or None in the main phase."""
     phase = str(view.get("phase", ""))
@@ -199,6 +209,8 @@ def render_zeta(view: Mapping[str, Any], ctx: Context) -> RenderableType:
         parts.append(Text(f"• {line}", style="yellow"))
     if view.get("set_aside"):
         parts.append(Text(f"set aside under a Wind Mage: {view['set_aside']}", style="dim"))
+    for line in describe_known_hands(view, ctx):
+        parts.append(Text(line, style="dim"))
     pend = describe_pending(view, ctx)
     if pend is not None:
         parts.append(pend)
