@@ -22,6 +22,10 @@ A0 = "HL LH HL LOH LH"
 B0 = "LOH HL LH NOISE HL"
 """Standard train B0 of §5: out-levels *, L, H, *, L."""
 
+EMPTY_DECKS: dict[str, object] = {"mp_end_excludes_cleared": True}
+"""Rules for positions that empty the decks by putting the other cards in a score pile: its noise must not
+end the game at once (OSC-R34), so only noise not cancelled by a clear counts, none yet (OSC-I49)."""
+
 PULSE_KINDS = ("HL", "LH", "LOH", "NOISE")
 TRIGGER_ONLY = ("CLEAR", "T_HL", "T_LH", "T_BOTH")
 
@@ -51,10 +55,14 @@ def position(players: int = 2, *, trains: Sequence[str], hands: Sequence[Sequenc
              stock: str | None = None, offer: Sequence[str] = (), counters: dict[str, int] | None = None,
              flags: dict[str, bool] | None = None, pending: dict[str, Any] | None = None,
              rest_to: str | None = None, trigger_rest_to: str | None = None,
-             assigned: Sequence[Sequence[str]] | None = None) -> dict[str, Any]:
+             assigned: Sequence[Sequence[str]] | None = None, memory: dict[str, Any] | None = None) -> dict[str, Any]:
     """``$.position`` with every unnamed card in the decks (pulse kinds under ``pulse_top``,
     clear and XX triggers under ``trigger_top``), or in the score piles ``rest_to`` and
-    ``trigger_rest_to`` (``"score:P"``)."""
+    ``trigger_rest_to`` (``"score:P"``).
+
+    The seat memory (OSC-I-CT14) defaults to remembering nothing: no known cards, every hand card of
+    unknown origin, each deck built from what it holds now; ``memory`` replaces members of it.
+    """
     piles = [list(p) for p in (score_piles or [[] for _ in range(players)])]
     trig = [{"card": card, "at": at, "owner": owner} for card, at, owner in triggers]
     used: Counter[str] = Counter()
@@ -78,6 +86,16 @@ def position(players: int = 2, *, trains: Sequence[str], hands: Sequence[Sequenc
         piles[int(trigger_rest_to.split(":")[1])] += trigger_rest
         trigger_rest = []
     solo = players == 1
+    pulse_deck = list(pulse_top) + pulse_rest
+    trigger_deck = list(trigger_top) + trigger_rest
+    remembered = {
+        "pulse_bottom": 0,
+        "pulse_source": dict(sorted(Counter(pulse_deck).items(), key=lambda kv: TOKENS.index(kv[0]))),
+        "trigger_source": dict(sorted(Counter(trigger_deck).items(), key=lambda kv: TOKENS.index(kv[0]))),
+        "drawn": [{"pulse": {}, "trigger": {}} for _ in range(players)],
+        "hands": [{"known": [], "pulse": 0, "trigger": 0, "any": len(h)} for h in hands],
+        **(memory or {}),
+    }
     return {
         "players": players,
         "phase": phase,
@@ -89,8 +107,8 @@ def position(players: int = 2, *, trains: Sequence[str], hands: Sequence[Sequenc
         "stock": stock,
         "offer": list(offer),
         "hands": [list(h) for h in hands],
-        "pulse_deck": list(pulse_top) + pulse_rest,
-        "trigger_deck": list(trigger_top) + trigger_rest,
+        "pulse_deck": pulse_deck,
+        "trigger_deck": trigger_deck,
         "discard": list(discard),
         "score_piles": piles,
         "kept_triggers": list(kept) if kept is not None else [0] * players,
@@ -100,6 +118,7 @@ def position(players: int = 2, *, trains: Sequence[str], hands: Sequence[Sequenc
         "flags": {"captured_this_set": False, "captured_last_set": False, "any_trigger_placed": True,
                   "pulse_deck_mixed": False, **(flags or {})},
         "pending": pending or {},
+        "memory": remembered,
     }
 
 

@@ -7,10 +7,9 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cardtable.core import IllegalAction, InvalidAction, load_game
+from cardtable.core import DECLINE, PASS, IllegalAction, InvalidAction, load_game
 from cardtable.games.oscilloscope import (
     Card,
-    DecideCapture,
     Deck,
     Draw,
     Level,
@@ -27,14 +26,16 @@ EXAMPLES = ["place T_HL A3", "place LOH F5", "pass", "capture", "decline", "keep
 
 
 def test_examples_round_trip_and_repr_is_executable() -> None:
-    names = vars(actions_module) | {"Card": Card, "Level": Level, "Deck": Deck}
+    names = vars(actions_module) | {"Card": Card, "Level": Level, "Deck": Deck, "Pass": PASS.__class__,
+                                    "Decline": DECLINE.__class__}
     for text in EXAMPLES:
         action = parse_action(text)
         assert str(action) == text
         assert eval(repr(action), names) == action  # noqa: S307 - the repr is meant to be executable
     assert parse_action("place T_HL A3") == PlaceTrigger(Card.T_HL, 0, 3)
     assert parse_action("refill B LOH H") == Refill(1, Card.LOH, Level.HIGH)
-    assert parse_action("draw pulse") == Draw(Deck.PULSE) and parse_action("decline") == DecideCapture(False)
+    assert parse_action("draw pulse") == Draw(Deck.PULSE) and parse_action("decline") == DECLINE
+    assert parse_action("pass") == PASS  # the shared actions of cardtable.core.actions
 
 
 def test_every_legal_action_round_trips_in_random_games() -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from .helpers import A0, B0, board, discards, hand, legal, load, refill_pending, show
+from .helpers import A0, B0, EMPTY_DECKS, board, discards, hand, legal, load, refill_pending, show
 
 
 def refill(trains: list[str], hands: list[list[str]], index: int = 0, rules: dict[str, object] | None = None,
@@ -85,7 +85,7 @@ def test_osc_r40_top_up_to_three_choosing_the_deck_per_card() -> None:
 
 def test_osc_r40_top_up_stops_when_no_deck_can_supply() -> None:
     st = refill(["HL LH HL LH _", B0], [["LOH"], ["HL", "LH", "LOH"]], pulse_top=["LH"], rest_to="score:1",
-                trigger_rest_to="score:1")
+                trigger_rest_to="score:1", rules=EMPTY_DECKS)
     st.apply("refill A LOH")  # draws the last LH; nothing left to top up from
     assert hand(st, 0) == ["LH"] and st.phase.value in ("post", "trigger")
 
@@ -106,7 +106,7 @@ def test_osc_r42_the_post_refill_placement_is_optional() -> None:
 
 def test_osc_r43_an_empty_pulse_deck_is_rebuilt_from_the_discard_pile() -> None:
     st = refill(["HL LH HL LH _", "LOH HL LH NOISE _"], [["HL", "LH", "HL"], ["LH", "HL", "HL"]],
-                discard=["CLEAR", "T_BOTH"], rest_to="score:0")
+                discard=["CLEAR", "T_BOTH"], rest_to="score:0", rules=EMPTY_DECKS)
     st.apply("refill A HL")
     pos = st.to_json()["position"]
     assert pos["flags"]["pulse_deck_mixed"] and pos["discard"] == [] and len(pos["pulse_deck"]) == 1
@@ -114,7 +114,8 @@ def test_osc_r43_an_empty_pulse_deck_is_rebuilt_from_the_discard_pile() -> None:
 
 
 def test_osc_r44_with_no_cards_anywhere_the_draw_is_skipped() -> None:
-    st = refill(["HL LH HL LH _", "LOH HL LH NOISE _"], [["HL", "LH", "HL"], ["LH", "HL", "HL"]], rest_to="score:0")
+    st = refill(["HL LH HL LH _", "LOH HL LH NOISE _"], [["HL", "LH", "HL"], ["LH", "HL", "HL"]], rest_to="score:0",
+                rules=EMPTY_DECKS)
     st.apply("refill A HL")
     assert hand(st, 0) == ["HL", "LH"] and st.current_player == 1
 
@@ -127,14 +128,15 @@ def test_osc_r45_an_empty_trigger_deck_leaves_only_the_pulse_deck() -> None:
 
 
 def test_osc_r46_empty_hand_and_nothing_to_draw_ends_the_game() -> None:
-    st = refill(["HL LH HL LH _", "LOH HL LH NOISE _"], [["HL", "LH", "HL"], []], pulse_top=["HL"], rest_to="score:0")
+    st = refill(["HL LH HL LH _", "LOH HL LH NOISE _"], [["HL", "LH", "HL"], []], pulse_top=["HL"], rest_to="score:0",
+                rules=EMPTY_DECKS)
     st.apply("refill A HL")  # P1 draws the last card; P2 holds nothing and cannot draw
     out = st.outcome()
     assert out is not None and out.rule == "OSC-R46"
 
 
 def test_osc_r46_backstop_on_discards() -> None:
-    st = load(trains=["HL LH HL LH _", "LOH HL LH NOISE:L _"], hands=[["LH", "LH", "HL"], ["HL", "HL", "HL"]],
+    st = load(trains=["HL LH HL LH _", "LOH HL LH HL _"], hands=[["LH", "LH", "HL"], ["HL", "HL", "HL"]],
               phase="refill", pending={**refill_pending(2, 0), "discards": [0, 5], "limit": 4})
     st.apply("refill A HL")
     out = st.outcome()
@@ -143,6 +145,7 @@ def test_osc_r46_backstop_on_discards() -> None:
 
 def test_osc_r46_variant_the_train_is_left_incomplete() -> None:
     st = refill(["HL LH HL LH _", "LH HL LH HL _"], [["HL", "LH", "LH"], ["HL", "T_HL"]], pulse_top=["HL"],
-                discard=["HL", "T_LH"], rest_to="score:0", rules={"exhaustion_ends_game": False})
+                discard=["HL", "T_LH"], rest_to="score:0",
+                rules={"exhaustion_ends_game": False, **EMPTY_DECKS})
     st.apply("refill A HL")
     assert not st.is_over and show(st, "B") == "LH HL LH HL _"

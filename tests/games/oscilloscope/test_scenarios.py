@@ -7,7 +7,7 @@ from collections import Counter
 from cardtable.games.oscilloscope import Card, OscilloscopeRules, build_train
 from cardtable.games.oscilloscope.state import RuleTables
 
-from .helpers import A0, B0, board, discards, hand, legal, load, pile, refill_pending, show
+from .helpers import A0, B0, EMPTY_DECKS, board, discards, hand, legal, load, pile, refill_pending, show
 
 
 def test_t01_building_a_train_at_setup() -> None:
@@ -227,7 +227,7 @@ def test_t14_solo_capture_clear_exchange_and_end() -> None:
 def test_t15_exhausting_the_pulse_deck() -> None:
     st = load(trains=["LH HL LOH LH _", "HL LH NOISE HL _"], hands=[["HL", "HL", "LH"], ["LH", "HL", "HL"]],
               phase="refill", pending=refill_pending(2, 1), discard=["T_HL", "HL", "CLEAR", "LOH"],
-              rest_to="score:0")
+              rest_to="score:0", rules=EMPTY_DECKS)
     st.apply("refill B LH")
     pos = st.to_json()["position"]
     assert pos["discard"] == [] and len(pos["pulse_deck"]) == 3 and pos["flags"]["pulse_deck_mixed"]
@@ -245,7 +245,7 @@ def test_t16a_a_connecting_card_must_be_played() -> None:
 def test_t16b_an_impossible_refill_ends_the_game() -> None:
     st = load(trains=["HL LH HL LH _", "LH HL LH HL _"], hands=[["HL", "LH", "LH"], ["HL", "T_HL"]],
               phase="refill", pending=refill_pending(2, 0), pulse_top=["HL"], discard=["HL", "T_LH"],
-              trigger_top=["LOH"], rest_to="score:0")
+              trigger_top=["LOH"], rest_to="score:0", rules=EMPTY_DECKS)
     st.apply("refill A HL")
     out = st.outcome()
     assert out is not None and out.rule == "OSC-R46"

@@ -55,7 +55,7 @@ def test_osc_r50_the_game_ends_only_by_r34_r46_or_r64() -> None:
 
 def test_osc_r51_highest_score_wins_ties_share() -> None:
     st = load(trains=[A0, B0], triggers=[("T_HL", "B4", 1)], phase="post",
-              score_piles=[["HL"] * 3 + ["NOISE"] * 5, ["LH"] * 2 + ["NOISE"] * 4], hands=[["HL"], ["HL"]])
+              score_piles=[["HL"] * 3 + ["NOISE"] * 5, ["LH"] * 2 + ["NOISE"] * 4], hands=[["HL"] * 3, ["HL"] * 3])
     st.apply("pass")  # P2 captures LOH + NOISE + T_HL: 10 noise in all
     out = st.outcome()
     assert out is not None and out.rule == "OSC-R34"

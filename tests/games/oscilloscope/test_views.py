@@ -77,3 +77,21 @@ def test_samples_for_other_seats_keep_the_phase_possible() -> None:
                     sample = GAME.sample_state(state.view(viewer), random.Random(rng.random()))
                     assert sample.legal_actions() and sample.view(viewer) == state.view(viewer)
             state.apply(state.legal_actions()[rng.randrange(len(state.legal_actions()))])
+
+
+def test_osc_i_ct2_samples_keep_a_post_phase_possible() -> None:
+    """A post phase is offered only with a legal placement (OSC-I-CT2): every sample for another seat gives
+    its decider a trigger card that can be placed, not only the pass."""
+    checked = 0
+    for seed in range(4):
+        state = GAME.new_game(seed=seed, players=3)
+        rng = random.Random(seed)
+        while not state.is_over:
+            if state.phase.value == "post":
+                viewer = (state.turn + 1) % 3
+                for _ in range(3):
+                    sample = GAME.sample_state(state.view(viewer), random.Random(rng.random()))
+                    assert [str(a) for a in sample.legal_actions()] != ["pass"]
+                    checked += 1
+            state.apply(state.legal_actions()[rng.randrange(len(state.legal_actions()))])
+    assert checked > 20

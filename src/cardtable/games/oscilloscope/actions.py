@@ -8,6 +8,8 @@ slot is ``A3``; cards are ``HL LH LOH NOISE CLEAR T_HL T_LH T_BOTH``; levels ``H
 'place T_HL A3'
 >>> parse_action("refill B LOH H")
 Refill(train=1, card=Card.LOH, level=Level.HIGH)
+>>> parse_action("pass") == PASS, parse_action("decline") == DECLINE
+(True, True)
 """
 
 from __future__ import annotations
@@ -16,6 +18,10 @@ from dataclasses import dataclass
 from enum import Enum
 
 from cardtable.core import Action, InvalidAction
+from cardtable.core.actions import DECLINE as DECLINE
+from cardtable.core.actions import PASS as PASS
+from cardtable.core.actions import Decline as Decline
+from cardtable.core.actions import Pass as Pass
 
 from .cards import CARD_BY_TOKEN, LEVEL_BY_SYMBOL, POSITIONS, TRAIN_LETTERS, Card, Level
 
@@ -65,21 +71,11 @@ class PlaceTrigger(Action):
 
 
 @dataclass(frozen=True, slots=True)
-class Pass(Action):
-    """Place nothing (more): the optional placements of OSC-R13, OSC-R42 and OSC-I22."""
+class Capture(Action):
+    """Take the capture the triggers offer (only under ``capture_optional``, OSC-I33); ``decline`` refuses it."""
 
     def __str__(self) -> str:
-        return "pass"
-
-
-@dataclass(frozen=True, slots=True)
-class DecideCapture(Action):
-    """Take a capture the trigger offers, or decline it (only under ``capture_optional``, OSC-I33)."""
-
-    capture: bool
-
-    def __str__(self) -> str:
-        return "capture" if self.capture else "decline"
+        return "capture"
 
 
 @dataclass(frozen=True, slots=True)
@@ -149,12 +145,12 @@ class Exchange(Action):
         return f"exchange {TRAIN_LETTERS[self.train]}"
 
 
-OscilloscopeAction = (AssignTrain | ChooseFilters | PlaceTrigger | Pass | DecideCapture | KeepTrigger | KeepFilter
+OscilloscopeAction = (AssignTrain | ChooseFilters | PlaceTrigger | Pass | Capture | Decline | KeepTrigger | KeepFilter
                       | Refill | Discard | Draw | Exchange)
+"""Every Oscilloscope action; ``Pass`` (place nothing more, OSC-R13, OSC-R42, OSC-I22) and ``Decline``
+(refuse an optional capture, OSC-I33) are the shared actions of :mod:`cardtable.core.actions`."""
 
-PASS = Pass()
-CAPTURE = DecideCapture(True)
-DECLINE = DecideCapture(False)
+CAPTURE = Capture()
 DRAW_PULSE = Draw(Deck.PULSE)
 DRAW_TRIGGER = Draw(Deck.TRIGGER)
 
@@ -201,8 +197,10 @@ def parse_action(text: str) -> OscilloscopeAction:
     verb = text.split(" ", 1)[0]
     if verb == "pass" and text == "pass":
         return PASS
-    if verb in ("capture", "decline") and text == verb:
-        return CAPTURE if verb == "capture" else DECLINE
+    if verb == "capture" and text == verb:
+        return CAPTURE
+    if verb == "decline" and text == verb:
+        return DECLINE
     if verb == "place":
         _, card, slot = _words(text, 3)
         if len(slot) != 2 or slot[1] not in "12345":

@@ -12,7 +12,7 @@ from .actions import OscilloscopeAction, parse_action
 from .cards import POSITIONS, PULSE_DECK, TRIGGER_DECK
 from .position import read_position, sample_position
 from .rules import MAX_STALL_LIMIT, OscilloscopeRules
-from .state import WILD, OscilloscopeState, Phase, RuleTables
+from .state import WILD, OscilloscopeState, Phase, RuleTables, counts_of
 
 MAX_TRAINS = 6
 
@@ -75,20 +75,27 @@ class OscilloscopeGame(Game[OscilloscopeRules]):
         rng.shuffle(triggers)
         st.pulse, st.trigger_deck = pulse, triggers
         for c in range(st.ntrains):  # OSC-R2, OSC-R3
-            st.cards[c], st.levels[c] = build_train(pulse, self.tables.setup_conn)
+            under: list[int] = []
+            st.cards[c], st.levels[c] = build_train(pulse, self.tables.setup_conn, under)
+            st.setup_under.append(under)
+        # OSC-I-CT14: every seat saw the trains built and the cards that went under the pulse deck.
+        st.bottom_known = sum(len(u) for u in st.setup_under)
+        st.pulse_source = counts_of(pulse[st.bottom_known:])
+        st.trigger_source = counts_of(triggers)
         n = st.players
         if st.solo:  # OSC-R8 (OSC-I52, OSC-I53)
             for _ in range(self.rules.solo_initial_pulse_cards):
-                st.hands[0][pulse.pop()] += 1
+                st._draw_pulse(0)
             st.offer = [triggers.pop() for _ in range(3)]
+            st.trigger_source = counts_of(triggers)  # the offer is face up
             st.phase, st.decider = Phase.FILTERS, 0
             return st
         st.start_player = st.turn = rng.randrange(n)  # OSC-R4 (OSC-I10)
         for i in range(n):  # OSC-R5, dealt in turn order from the start player
-            hand = st.hands[(st.start_player + i) % n]
-            hand[pulse.pop()] += 1
-            hand[pulse.pop()] += 1
-            hand[triggers.pop()] += 1
+            p = (st.start_player + i) % n
+            st._draw_pulse(p)
+            st._draw_pulse(p)
+            st._draw_trigger(p)
         if self.rules.train_assignment == "random":  # OSC-I11 variant
             order = list(range(st.ntrains))
             rng.shuffle(order)
@@ -133,11 +140,13 @@ class OscilloscopeGame(Game[OscilloscopeRules]):
         return [("solo", {}, {"players": 1}), ("4 players", {}, {"players": 4})]
 
 
-def build_train(deck: list[int], conn: tuple[tuple[int, ...], ...]) -> tuple[list[int], list[int]]:
+def build_train(deck: list[int], conn: tuple[tuple[int, ...], ...],
+                under: list[int] | None = None) -> tuple[list[int], list[int]]:
     """OSC-R3: fill slots 1 to 5 from the top of ``deck``; a card that does not connect goes under it.
 
-    ``deck`` has its top card last and is changed in place. The first card connects to anything
-    (OSC-I7); the loop ends because Low or Hi and noise always connect (OSC-I9).
+    ``deck`` has its top card last and is changed in place; the cards put under it are appended to
+    ``under`` in order. The first card connects to anything (OSC-I7); the loop ends because Low or
+    Hi and noise always connect (OSC-I9).
     """
     cards: list[int] = []
     levels: list[int] = []
@@ -146,6 +155,8 @@ def build_train(deck: list[int], conn: tuple[tuple[int, ...], ...]) -> tuple[lis
         out = conn[card][levels[-1] if levels else WILD]
         if out < 0:
             deck.insert(0, card)  # OSC-R3: to the bottom, not the discard pile
+            if under is not None:
+                under.append(card)
         else:
             cards.append(card)
             levels.append(out)

@@ -1,12 +1,14 @@
-"""The Oscilloscope state machine: setup, legal actions, apply, outcome and views.
+"""The Oscilloscope state machine: legal actions, apply (the set's steps), outcome, and seat memory.
 
 Sections in the order of the style guide: rule tables, state, legal actions, apply (the set's
-steps), outcome, view. Rule ids (OSC-R*, OSC-I*) mark where each rule is enforced; interpretations
-this engine adds are OSC-I-CT*, documented in docs/games/oscilloscope.md.
+steps), outcome. Views, position JSON and sampling are in :mod:`.position`; the events each step
+emits are described in :mod:`.events`. Rule ids (OSC-R*, OSC-I*) mark where each rule is enforced;
+interpretations this engine adds are OSC-I-CT*, documented in docs/games/oscilloscope.md.
 
 Internally a card is its ``Card`` value (an int), a level its ``Level`` value, slots are 0-based
 (time position ``p`` is slot ``p - 1``) and ``EMPTY`` (-1) marks an empty slot or filter position.
 Hands and score piles are counts per card kind; decks are lists with the top card last.
+Engine text names seats ``P{seat+1}``.
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Sequence
-from enum import Enum
+from enum import Enum, IntEnum
 from typing import TYPE_CHECKING, Any
 
 from cardtable.core import Action, Outcome, State
@@ -34,9 +36,10 @@ from .actions import (
     REFILL,
     REFILL_DECLARED,
     AssignTrain,
+    Capture,
     ChooseFilters,
-    DecideCapture,
     Deck,
+    Decline,
     Discard,
     Draw,
     Exchange,
@@ -60,6 +63,7 @@ from .cards import (
     TRIGGER_KINDS,
     Card,
 )
+from .events import OscilloscopeEvent as E
 from .rules import OscilloscopeRules
 
 if TYPE_CHECKING:
@@ -72,6 +76,18 @@ NO = -1
 """Connection table entry: the card does not connect at this level."""
 DECLARE = -2
 """Connection table entry: a Low or Hi card after a wild level whose player declares H or L (OSC-I5)."""
+PULSE_ORIGIN, TRIGGER_ORIGIN, ANY_ORIGIN = 0, 1, 2
+"""Where an unknown card of a hand came from, as every seat remembers it (OSC-I-CT14): the pulse deck
+while it held only pulse kinds, the trigger deck, or anywhere (a rebuilt deck, or a Low or Hi whose deck
+is unknown)."""
+ORIGIN_NAMES = ("pulse", "trigger", "any")
+KIND_GROUP = (0, 0, 2, 0, 1, 1, 1, 1)
+"""0: only the pulse deck starts with it (HL, LH, NOISE); 1: only the trigger deck (CLEAR and the XX
+triggers); 2: both (LOH, OSC-I3)."""
+ORIGIN_ALLOWS = ((True, True, True, True, False, False, False, False),
+                 (False, False, True, False, True, True, True, True),
+                 (True,) * 8)
+"""``ORIGIN_ALLOWS[origin][card]``: the kinds a card of each origin can be."""
 
 
 # -- rule tables --------------------------------------------------------------------------------
@@ -137,8 +153,31 @@ class Phase(Enum):
     """The game has ended."""
 
 
-# Automatic steps of a set, run by ``_run`` until a decision is pending.
-_WAIT, _SET_BEGIN, _SHIFT, _CAPTURE_KEEP, _REFILL_BEGIN, _REFILL_NEXT, _TOPUP_NEXT, _POST_BEGIN, _SET_END = range(9)
+class Step(IntEnum):
+    """The automatic steps of a set, run by ``_run`` until a decision is pending (an ``IntEnum``: hot path)."""
+
+    WAIT = 0
+    """A decision is pending (or the game is over): stop."""
+    SET_BEGIN = 1
+    """OSC-R9 step 1 / OSC-R54 step 1: the trigger set, or the solo exchange."""
+    SHIFT = 2
+    """OSC-R22: the shift, then the capture test (OSC-R28, OSC-R56)."""
+    CAPTURE_KEEP = 3
+    """OSC-R30 / OSC-R57: the capture, asking which trigger to keep when there is a choice."""
+    REFILL_BEGIN = 4
+    """OSC-R36: a refill step begins."""
+    REFILL_NEXT = 5
+    """OSC-R36, OSC-R46: the next player to play in the refill."""
+    TOPUP_NEXT = 6
+    """OSC-R40: the next hand to top up."""
+    POST_BEGIN = 7
+    """OSC-R42: the optional post-refill placement."""
+    SET_END = 8
+    """The set is over (OSC-R64's count), the turn passes."""
+
+
+# Module-level aliases: the hot path reads globals.
+_WAIT, _SET_BEGIN, _SHIFT, _CAPTURE_KEEP, _REFILL_BEGIN, _REFILL_NEXT, _TOPUP_NEXT, _POST_BEGIN, _SET_END = tuple(Step)
 
 
 def ceil_half(value: int) -> int:
@@ -207,6 +246,29 @@ class OscilloscopeState(State):
         self.end_rule = ""
         self.result: Outcome | None = None
         self._legal: list[Action] | None = None
+        # Seat memory (OSC-I-CT14): what every seat saw of the hidden cards, kept as counts per kind.
+        self.bottom_known = 0
+        """The bottom ``bottom_known`` cards of the pulse deck (``pulse[:bottom_known]``) are known to every
+        seat: they went under it face up while the trains were built (OSC-R3)."""
+        self.pulse_source: list[int] = [0] * 8
+        """The cards the rest of the pulse deck was built from (after the setup, or the discard pile of the
+        last rebuild, OSC-R43), less the known bottom; public. Replaced, never changed in place."""
+        self.trigger_source: list[int] = [0] * 8
+        """The 40 trigger-deck cards less those turned face up from it (the solo offer and stocks); public.
+        Replaced, never changed in place."""
+        self.drawn_pulse: list[list[int]] = [[0] * 8 for _ in range(self.players)]
+        """Each seat's own draws of unknown cards from the pulse deck since it was built: what that seat
+        knows has left it (the deck holds exactly ``pulse_source`` less every seat's draws)."""
+        self.drawn_trigger: list[list[int]] = [[0] * 8 for _ in range(self.players)]
+        """Each seat's own draws from the trigger deck (it holds ``trigger_source`` less all of them)."""
+        self.known: list[list[int]] = [[0] * 8 for _ in range(self.players)]
+        """Cards every seat knows to be in each hand: a known bottom card drawn (counts per kind)."""
+        self.known_count = 0
+        """How many cards ``known`` holds in all (0 lets the hot path skip it)."""
+        self.origin: list[list[int]] = [[0, 0, 0] for _ in range(self.players)]
+        """Each hand's other cards by origin (``PULSE_ORIGIN``, ``TRIGGER_ORIGIN``, ``ANY_ORIGIN``), public."""
+        self.setup_under: list[list[int]] = []
+        """The cards each train's building put under the pulse deck (for the setup events only)."""
 
     # -- the contract's queries ---------------------------------------------------------------
     @property
@@ -246,7 +308,13 @@ class OscilloscopeState(State):
         other.refill_deliberate = self.refill_deliberate[:]
         other.refill_played = self.refill_played[:]
         other.refill_stopped = self.refill_stopped[:]
+        other.drawn_pulse = [d[:] for d in self.drawn_pulse]
+        other.drawn_trigger = [d[:] for d in self.drawn_trigger]
+        other.known = [k[:] for k in self.known]
+        other.origin = [o[:] for o in self.origin]
         other._legal = None
+        if self._events is not None:
+            other._events = list(self._events)
         return other
 
     def zones(self) -> dict[str, list[str]]:
@@ -348,6 +416,36 @@ class OscilloscopeState(State):
             return self.counted_noise
         return sum(s[NOISE] for s in self.scores)
 
+    # -- seat memory (OSC-I-CT14) --------------------------------------------------------------------
+    def _from_hand(self, player: int, card: int) -> None:
+        """A card leaves ``player``'s hand face up (placed, played or discarded): what every seat remembers
+        of that hand follows (OSC-I-CT14).
+
+        A known card of that kind goes first. Otherwise the card came from an origin that allows it; a Low or
+        Hi from a hand holding cards of both decks could have come from either, so one of each becomes a card
+        of unknown origin (the remaining one is the other).
+        """
+        self.hands[player][card] -= 1
+        if self.known_count:
+            known = self.known[player]
+            if known[card]:
+                known[card] -= 1
+                self.known_count -= 1
+                return
+        origin = self.origin[player]
+        group = KIND_GROUP[card]
+        if group == 2:
+            if origin[0] and origin[1]:
+                origin[0] -= 1
+                origin[1] -= 1
+                origin[2] += 1
+                return
+            group = 0 if origin[0] else 1
+        if origin[group]:
+            origin[group] -= 1
+        else:
+            origin[2] -= 1
+
     # -- legal actions ----------------------------------------------------------------------------
     def legal_actions(self) -> Sequence[Action]:
         """Every legal action of the pending decision, in a fixed order; empty once over."""
@@ -409,6 +507,10 @@ class OscilloscopeState(State):
 
     def _target_problem(self, card: int, train: int, slot: int) -> tuple[str, str] | None:
         """OSC-R14 to OSC-R19 for a trigger-capable card in hand: may it go on (train, slot)?"""
+        return self._slot_problem(train, slot) or self._card_problem(card, train, slot)
+
+    def _slot_problem(self, train: int, slot: int) -> tuple[str, str] | None:
+        """OSC-R14, the part that holds for every card: the slot is occupied and will not vanish."""
         rules = self.rules
         if self.cards[train][slot] == EMPTY:
             return ("OSC-R14", "the target slot is empty; a trigger must lie on a card (OSC-I25)")
@@ -416,9 +518,14 @@ class OscilloscopeState(State):
             return ("OSC-R14", "no trigger at time position 1 (forbid_slot1_always, OSC-I24)")
         if slot == 0 and rules.trigger_anchor == "card" and EMPTY not in self.cards[train]:
             return ("OSC-R14", "the next shift discards this card (slot 1 of a full train, OSC-I24)")
+        return None
+
+    def _card_problem(self, card: int, train: int, slot: int) -> tuple[str, str] | None:
+        """OSC-R15 to OSC-R19 for a slot that passes ``_slot_problem``: what the board allows this card."""
         triggers = self.triggers
         if not triggers:
             return None  # OSC-R15: empty board, any card, any allowed slot
+        rules = self.rules
         anchor = triggers[0][1]
         here = self.trigger_at(train, slot)
         if card == CLEAR and rules.clear_mode == "addon":
@@ -440,9 +547,15 @@ class OscilloscopeState(State):
         return None  # OSC-R17: XX trigger in range, or LOH off the anchor, replaces the board
 
     def _placements(self, player: int, stack_only: bool) -> list[Action]:
-        """Legal placements in card, train, slot order (OSC-R13 to OSC-R21)."""
+        """Legal placements in card, train, slot order (OSC-R13 to OSC-R21).
+
+        The checks are those of ``placement_problem``: the slot part once per slot, the card part per card.
+        """
         hand = self.hands[player]
         out: list[Action] = []
+        cards = [card for card in TRIGGER_KINDS if hand[card] and (not stack_only or card == LOH)]
+        if not cards:
+            return out
         triggers = self.triggers
         lo, hi = 0, POSITIONS - 1
         if triggers:
@@ -451,16 +564,20 @@ class OscilloscopeState(State):
             lo, hi = max(0, anchor - reach), min(POSITIONS - 1, anchor + reach)
             if stack_only:
                 lo = hi = anchor
-        problem = self._target_problem  # the same check ``placement_problem`` makes
-        for card in TRIGGER_KINDS:
-            if not hand[card] or (stack_only and card != LOH):
-                continue
+        slot_problem = self._slot_problem
+        open_slots = [(train, slot) for train in range(self.ntrains) for slot in range(lo, hi + 1)
+                      if slot_problem(train, slot) is None]
+        if not triggers:  # OSC-R15: every card may go on every open slot
+            for card in cards:
+                table = PLACE[card]
+                out.extend(table[train][slot] for train, slot in open_slots)
+            return out
+        card_problem = self._card_problem
+        for card in cards:
             table = PLACE[card]
-            for train in range(self.ntrains):
-                row = table[train]
-                for slot in range(lo, hi + 1):
-                    if problem(card, train, slot) is None:
-                        out.append(row[slot])
+            for train, slot in open_slots:
+                if card_problem(card, train, slot) is None:
+                    out.append(table[train][slot])
         return out
 
     # Refill (OSC-R35 to OSC-R39) ---------------------------------------------------------------------
@@ -578,7 +695,7 @@ class OscilloscopeState(State):
         """Carry out a legal decision, then run the set's automatic steps up to the next decision (OSC-I12)."""
         self._legal = None
         player = self.decider
-        nxt = _WAIT
+        nxt: int = _WAIT
         if isinstance(action, Refill):
             nxt = self._do_refill(player, action)
         elif isinstance(action, Discard):
@@ -594,8 +711,12 @@ class OscilloscopeState(State):
             nxt = self._capture(action.card)
         elif isinstance(action, KeepFilter):
             nxt = self._capture(action.train)
-        elif isinstance(action, DecideCapture):
-            nxt = _CAPTURE_KEEP if action.capture else _REFILL_BEGIN  # OSC-I33 variant
+        elif isinstance(action, Capture):
+            nxt = _CAPTURE_KEEP  # OSC-I33 variant
+        elif isinstance(action, Decline):
+            if self._events is not None:
+                self._emit(E.DECLINE, {"player": player})
+            nxt = _REFILL_BEGIN  # OSC-I33 variant: the triggers stay
         elif isinstance(action, Exchange):
             nxt = self._do_exchange(action.train)
         elif isinstance(action, AssignTrain):
@@ -640,13 +761,18 @@ class OscilloscopeState(State):
         self.end_rule = rule
         self.phase = Phase.OVER
         self._legal = None
-        self.result = self._make_outcome()
+        self.result = result = self._make_outcome()
+        if self._events is not None:
+            self._emit(E.SCORE, {"scores": [self.score_detail(p) for p in range(self.players)]})
+            self._emit(E.GAME_OVER, result.to_json())
         return _WAIT
 
     # Setup choices -----------------------------------------------------------------------------------
     def _do_assign(self, player: int, train: int) -> int:
         """OSC-R6: the decider takes a train; the next player in turn order chooses next."""
         self.assigned[player] = train
+        if self._events is not None:
+            self._emit(E.ASSIGN, {"player": player, "train": TRAIN_LETTERS[train], "dealt": False})
         chosen = sum(1 for a in self.assigned if a != EMPTY)
         if chosen < self.players:
             return self._wait(Phase.ASSIGN, (self.start_player + chosen) % self.players)
@@ -660,10 +786,14 @@ class OscilloscopeState(State):
         self.filters[0], self.filters[1] = a, b  # OSC-R58 (OSC-I56): the same kind twice is fine, no cancelling
         self.stock = rest[0]
         self.offer = []
+        if self._events is not None:
+            self._emit(E.FILTERS, {"a": TOKENS[a], "b": TOKENS[b], "stock": TOKENS[self.stock]})
         return _SET_BEGIN
 
     # The set (OSC-R9, OSC-R54) -------------------------------------------------------------------------
     def _set_begin(self) -> int:
+        if self._events is not None:
+            self._emit(E.TURN, {"player": self.turn, "set": self.sets + 1})
         if self.solo:  # OSC-R54: exchange, shift, capture, end check, refill
             return self._solo_exchange_step()
         # OSC-R13: the placement is compulsory when one exists; OSC-R11 (OSC-I16): otherwise the set goes on.
@@ -674,6 +804,8 @@ class OscilloscopeState(State):
             self._wait(Phase.TRIGGER, self.turn)
             self._legal = placements
             return _WAIT
+        if self._events is not None:
+            self._emit(E.NO_TRIGGER, {"player": self.turn})
         return _SHIFT
 
     def _early_end_applies(self) -> bool:
@@ -686,7 +818,16 @@ class OscilloscopeState(State):
         phase = self.phase
         early = self.more_early_end if phase is Phase.MORE else (phase is Phase.TRIGGER and self._early_end_applies())
         step = self.more_step if phase is Phase.MORE else (1 if phase is Phase.TRIGGER else 5)
-        placed = self._place(player, card, train, slot)
+        if self._events is None:
+            placed = self._place(player, card, train, slot)
+        else:
+            before, gone = len(self.triggers), len(self.discard)
+            placed = self._place(player, card, train, slot)
+            result = "set" if not before else "cancelled" if not placed else \
+                "replaced" if len(self.triggers) == 1 else "added"
+            self._emit(E.PLACE, {"player": player, "card": TOKENS[card], "at": f"{TRAIN_LETTERS[train]}{slot + 1}",
+                                 "step": step, "result": result,
+                                 "discarded": [TOKENS[k] for k in self.discard[gone:]]})
         if (self.rules.lowhi_multi_per_set and card == LOH and placed and self.hands[player][LOH]
                 and self._placements(player, stack_only=True)):  # OSC-I22 variant
             self.more_step = step
@@ -695,6 +836,9 @@ class OscilloscopeState(State):
         return self._after_trigger_set(step, early)
 
     def _do_pass(self) -> int:
+        if self._events is not None:
+            step = self.more_step if self.phase is Phase.MORE else 5 if self.phase is Phase.POST else 1
+            self._emit(E.PASS, {"player": self.decider, "step": step, "more": self.phase is Phase.MORE})
         if self.phase is Phase.MORE:
             return self._after_trigger_set(self.more_step, self.more_early_end)
         if self.phase is Phase.POST:
@@ -705,6 +849,8 @@ class OscilloscopeState(State):
         if step == 5:
             return _SET_END
         if early:
+            if self._events is not None:
+                self._emit(E.EARLY_END, {"player": self.turn})
             return _SET_END  # OSC-R10: steps 2-5 are skipped, top-up included (OSC-I66)
         return _SHIFT
 
@@ -714,7 +860,7 @@ class OscilloscopeState(State):
         The board keeps the OSC-R21 invariants (OSC-I21) by construction: one position, one trigger
         per slot, at most one XX trigger.
         """
-        self.hands[player][card] -= 1
+        self._from_hand(player, card)
         self.any_trigger_placed = True
         triggers = self.triggers
         new = [train, slot, card, player]
@@ -785,8 +931,27 @@ class OscilloscopeState(State):
                     else:
                         t[1] = moved
 
+    def _shift_facts(self) -> dict[str, Any]:
+        """What the coming shift does, for its event: the cards (and riding triggers) pushed off, the gaps closed."""
+        dropped: list[dict[str, str | None]] = []
+        closed: list[str] = []
+        ride = self.rules.trigger_anchor == "card"
+        for c in range(self.ntrains):
+            row = self.cards[c]
+            if EMPTY not in row:
+                t = self.trigger_at(c, 0) if ride else None
+                dropped.append({"train": TRAIN_LETTERS[c], "card": TOKENS[row[0]],
+                                "trigger": TOKENS[t[2]] if t is not None else None})
+            else:
+                occupied = [s for s in range(POSITIONS) if row[s] != EMPTY]
+                if occupied != list(range(len(occupied))):
+                    closed.append(TRAIN_LETTERS[c])
+        return {"dropped": dropped, "closed": closed}
+
     def _shift_and_check(self) -> int:
         """Shift, then test the capture condition (OSC-R28 / OSC-R56)."""
+        if self._events is not None:
+            self._emit(E.SHIFT, self._shift_facts())
         self._shift()
         row = self._solo_capture_row() if self.solo else self._capture_row()
         if row < 0:  # OSC-R31: nothing captured, triggers stay
@@ -855,6 +1020,13 @@ class OscilloscopeState(State):
         player = self.cap_by
         row = self.cap_row
         pile = self.scores[player]
+        recording = self._events is not None
+        if recording:
+            taken = [{"train": TRAIN_LETTERS[c], "card": TOKENS[self.cards[c][row]]}
+                     for c in range(self.ntrains) if self.cards[c][row] != EMPTY]
+            gone, before, clears_before = len(self.discard), self._noise_count(), pile[CLEAR]
+            filters_before = self.filters[:]
+            kept_card = None if keep < 0 else TOKENS[self.filters[keep] if self.solo else keep]
         noise = 0
         for c in range(self.ntrains):  # OSC-R29 / OSC-R56: one card from every train that has one
             k = self.cards[c][row]
@@ -903,6 +1075,15 @@ class OscilloscopeState(State):
             else:
                 self.counted_noise += noise
         self.captured_this_set = True
+        if recording:
+            emptied = [TRAIN_LETTERS[c] for c in range(len(self.filters))
+                       if filters_before[c] != EMPTY and self.filters[c] == EMPTY]
+            self._emit(E.CAPTURE, {"player": player, "position": row + 1, "cards": taken, "kept": kept_card,
+                                   "clears": ["CLEAR"] * (pile[CLEAR] - clears_before),
+                                   "discarded": [TOKENS[k] for k in self.discard[gone:]], "emptied": emptied})
+            after = self._noise_count()
+            if after != before:
+                self._emit(E.NOISE, {"count": after, "limit": 3 if self.solo else self.rules.mp_noise_limit})
         # OSC-R33 (OSC-I34): captured slots stay empty until the next shift closes them, unless:
         if self.rules.close_gaps_on_capture:  # OSC-I34 variant
             self._close_gaps()
@@ -912,6 +1093,10 @@ class OscilloscopeState(State):
         elif self.noise_towards_end() >= self.rules.mp_noise_limit:  # OSC-R34
             return self._end(f"{self.rules.mp_noise_limit} noise captured", "OSC-R34")
         return _REFILL_BEGIN
+
+    def _noise_count(self) -> int:
+        """The captured noise that counts towards the end: solo OSC-R59, multiplayer OSC-R34."""
+        return self.counted_noise if self.solo else self.noise_towards_end()
 
     def _close_gaps(self) -> None:
         for c in range(self.ntrains):
@@ -933,10 +1118,19 @@ class OscilloscopeState(State):
 
     def _do_exchange(self, train: int) -> int:
         """OSC-R55: the stock goes to this filter position (its filter, if any, is discarded)."""
-        if self.filters[train] != EMPTY:
-            self.discard.append(self.filters[train])
-        self.filters[train] = self.stock
+        replaced = self.filters[train]
+        if replaced != EMPTY:
+            self.discard.append(replaced)
+        self.filters[train] = card = self.stock
         self.stock = self.trigger_deck.pop() if self.trigger_deck else EMPTY  # OSC-R45: no new stock
+        if self.stock != EMPTY:  # turned face up: every seat now knows it is no longer in the deck
+            source = self.trigger_source[:]
+            source[self.stock] -= 1
+            self.trigger_source = source
+        if self._events is not None:
+            self._emit(E.EXCHANGE, {"train": TRAIN_LETTERS[train], "card": TOKENS[card],
+                                    "replaced": TOKENS[replaced] if replaced != EMPTY else None,
+                                    "stock": TOKENS[self.stock] if self.stock != EMPTY else None})
         return self._after_exchange()
 
     def _after_exchange(self) -> int:
@@ -957,13 +1151,19 @@ class OscilloscopeState(State):
         return _REFILL_NEXT
 
     def _needs_refill(self, train: int) -> bool:
-        return not self.refill_stopped[train] and not self.is_complete(train)
+        """An incomplete train not left out of this refill (OSC-R36; ``is_complete`` inlined)."""
+        if self.refill_stopped[train]:
+            return False
+        row = self.cards[train]
+        return EMPTY in row if self.close_gaps else row[4] == EMPTY
 
     def _must_play(self, player: int) -> bool:
         """Whether the player plays (again) in this refill step (OSC-R36; OSC-I41 variant)."""
         mine = self.trains_of(player)
-        if any(self._needs_refill(c) for c in mine):
-            return True
+        needs = self._needs_refill
+        for c in mine:
+            if needs(c):
+                return True
         return (self.rules.refill_all_players and self.refill_played[player] == 0
                 and any(not self.refill_stopped[c] for c in mine))
 
@@ -973,7 +1173,7 @@ class OscilloscopeState(State):
         interleaved = self.rules.refill_order == "interleaved"
         while True:
             if self.refill_index >= n:
-                if not interleaved or not any(self._needs_refill(c) for c in range(self.ntrains)):
+                if not interleaved or not self._any_needs_refill():
                     self.topup_index = 0
                     return _TOPUP_NEXT
                 self.refill_index = 0  # a new pass (OSC-I37)
@@ -994,6 +1194,13 @@ class OscilloscopeState(State):
                 self._draw_pulse(player)  # OSC-R37: an empty hand draws before playing
             return self._wait(Phase.REFILL, player)
 
+    def _any_needs_refill(self) -> bool:
+        needs = self._needs_refill
+        for c in range(self.ntrains):
+            if needs(c):
+                return True
+        return False
+
     def _exhausted(self, player: int) -> bool:
         """OSC-R46: True if the player's incomplete trains cannot be completed (the game ends or they stop)."""
         trains = [c for c in self.trains_of(player) if self._needs_refill(c)]
@@ -1009,9 +1216,12 @@ class OscilloscopeState(State):
             failing = []
             for c in trains:
                 kinds = connecting[self.reference_level(c)]
-                if not any(hand[k] for k, _ in kinds) and \
-                        not any(k in pulse or k in discard for k, _ in kinds):
-                    failing.append(c)
+                for k, _ in kinds:
+                    if hand[k]:
+                        break
+                else:
+                    if not any(k in pulse or k in discard for k, _ in kinds):
+                        failing.append(c)
         if not failing:
             return False
         if self.rules.exhaustion_ends_game:
@@ -1019,6 +1229,8 @@ class OscilloscopeState(State):
             return True
         for c in failing:  # OSC-I44 variant: left incomplete for this set
             self.refill_stopped[c] = True
+            if self._events is not None:
+                self._emit(E.STOPPED, {"train": TRAIN_LETTERS[c]})
         return True
 
     def _after_refill_play(self, player: int) -> int:
@@ -1034,7 +1246,7 @@ class OscilloscopeState(State):
 
     def _do_refill(self, player: int, action: Refill) -> int:
         train, card = action.train, action.card
-        self.hands[player][card] -= 1
+        self._from_hand(player, card)
         if self.is_complete(train):  # OSC-R39 (OSC-I41 variant, OSC-I-CT4)
             self._make_room(train)
         ref = self.reference_level(train)
@@ -1045,12 +1257,19 @@ class OscilloscopeState(State):
         slot = self.refill_slot(train)
         self.cards[train][slot] = card
         self.levels[train][slot] = out
+        if self._events is not None:
+            self._emit(E.REFILL, {"player": player, "train": TRAIN_LETTERS[train], "card": TOKENS[card],
+                                  "out": LEVEL_SYMBOLS[out]})
         return self._after_refill_play(player)
 
     def _make_room(self, train: int) -> None:
         """OSC-R39: a full train drops slot 1 (with its trigger); a complete one with holes closes them."""
         if self.is_full(train):
             row = self.cards[train]
+            if self._events is not None:
+                t = self.trigger_at(train, 0) if self.rules.trigger_anchor == "card" else None
+                self._emit(E.MAKE_ROOM, {"train": TRAIN_LETTERS[train], "card": TOKENS[row[0]],
+                                         "trigger": TOKENS[t[2]] if t is not None else None})
             self.discard.append(row[0])
             self.cards[train] = row[1:] + [EMPTY]
             self.levels[train] = self.levels[train][1:] + [EMPTY]
@@ -1082,8 +1301,10 @@ class OscilloscopeState(State):
     def _do_discard(self, player: int, card: int) -> int:
         """OSC-R37: a card that does not connect (or a deliberate discard, OSC-I38 variant) is discarded."""
         deliberate = self._holds_connecting(player)
-        self.hands[player][card] -= 1
+        self._from_hand(player, card)
         self.discard.append(card)
+        if self._events is not None:
+            self._emit(E.DISCARD, {"player": player, "card": TOKENS[card]})
         self.refill_discards[player] += 1
         if deliberate:
             self.refill_deliberate[player] = True
@@ -1092,20 +1313,57 @@ class OscilloscopeState(State):
     # Draws (OSC-R38, OSC-R40, OSC-R43 to OSC-R45) ------------------------------------------------------
     def _draw_pulse(self, player: int) -> bool:
         """Draw the top pulse card, rebuilding the deck from the discard pile if needed; False if none."""
-        if not self.pulse:
+        pulse = self.pulse
+        if not pulse:
             if not self.discard:  # OSC-R44: the draw is skipped
+                if self._events is not None:
+                    self._emit(E.DRAW_SKIPPED, {"player": player})
                 return False
-            deck = self.discard  # OSC-R43 (OSC-I43): shuffle the whole discard pile, trigger cards included
-            self.discard = []
-            self.rng.shuffle(deck)
-            self.pulse = deck
-            self.pulse_mixed = not all(IS_PULSE_TYPE[k] for k in deck)
-        self.hands[player][self.pulse.pop()] += 1
+            self._rebuild()
+            pulse = self.pulse
+        card = pulse.pop()
+        self.hands[player][card] += 1
+        if len(pulse) < self.bottom_known:  # everybody saw it go under the deck (OSC-R3, OSC-I-CT14)
+            self.bottom_known -= 1
+            self.known[player][card] += 1
+            self.known_count += 1
+            if self._events is not None:
+                self._emit(E.DRAW, {"player": player, "deck": "pulse", "card": TOKENS[card], "known": True})
+        else:
+            self.drawn_pulse[player][card] += 1
+            self.origin[player][ANY_ORIGIN if self.pulse_mixed else PULSE_ORIGIN] += 1
+            if self._events is not None:
+                self._emit(E.DRAW, {"player": player, "deck": "pulse"}, {"card": TOKENS[card]}, (player,))
         return True
+
+    def _rebuild(self) -> None:
+        """OSC-R43 (OSC-I43): shuffle the whole discard pile, trigger cards included, into a new pulse deck.
+
+        Every seat saw the discard pile face up: the new deck's cards are known, not their order (OSC-I-CT14).
+        """
+        deck = self.discard
+        if self._events is not None:
+            self._emit(E.RESHUFFLE, {"cards": counts_to_tokens(counts_of(deck)), "count": len(deck)})
+        self.discard = []
+        self.rng.shuffle(deck)
+        self.pulse = deck
+        self.pulse_mixed = not all(IS_PULSE_TYPE[k] for k in deck)
+        self.pulse_source = counts_of(deck)
+        self.bottom_known = 0
+        self.drawn_pulse = [[0] * 8 for _ in range(self.players)]
+
+    def _draw_trigger(self, player: int) -> None:
+        """Draw the top card of the trigger deck (it is never empty here, OSC-R45)."""
+        card = self.trigger_deck.pop()
+        self.hands[player][card] += 1
+        self.drawn_trigger[player][card] += 1
+        self.origin[player][TRIGGER_ORIGIN] += 1
+        if self._events is not None:
+            self._emit(E.DRAW, {"player": player, "deck": "trigger"}, {"card": TOKENS[card]}, (player,))
 
     def _draw_one(self, player: int, deck: Deck) -> None:
         if deck is Deck.TRIGGER:
-            self.hands[player][self.trigger_deck.pop()] += 1
+            self._draw_trigger(player)
         else:
             self._draw_pulse(player)
 
@@ -1178,6 +1436,13 @@ class OscilloscopeState(State):
             return self.waveform_count(player)
         return self.waveform_count(player) - self.penalty(player)
 
+    def score_detail(self, player: int) -> dict[str, int]:
+        """A player's score and its parts (OSC-R47 to OSC-R49, OSC-R61), as the score event reports them."""
+        solo_waveform = self.solo and self.rules.solo_scoring == "waveform"
+        return {"player": player, "waveform": self.waveform_count(player), "noise": self.scores[player][NOISE],
+                "clear": self.scores[player][CLEAR], "penalty": 0 if solo_waveform else self.penalty(player),
+                "score": self.score(player)}
+
     def scores_now(self) -> list[int]:
         """Every player's score as the piles stand."""
         return [self.score(p) for p in range(self.players)]
@@ -1216,68 +1481,41 @@ class OscilloscopeState(State):
         n = self.players
         return [1.0 - 2.0 * sum(1 for q in range(n) if keys[q] > keys[p]) / (n - 1) for p in range(n)]
 
-    # -- view and position JSON -------------------------------------------------------------------------
+    # -- events of the setup, view and position JSON -------------------------------------------------------
+    def _setup_events(self) -> None:
+        """What the setup tells (OSC-R1 to OSC-R8): the trains and the cards put under the pulse deck,
+        the start player, each dealt hand to its owner only, the solo offer, trains dealt at random."""
+        for c in range(self.ntrains):
+            under = self.setup_under[c] if c < len(self.setup_under) else []
+            self._emit(E.TRAIN, {"train": TRAIN_LETTERS[c], "cards": [TOKENS[k] for k in self.cards[c] if k != EMPTY],
+                                 "under": [TOKENS[k] for k in under]})
+        n = self.players
+        if not self.solo:
+            self._emit(E.START, {"player": self.start_player})
+        for i in range(n):
+            p = (self.start_player + i) % n
+            pulse, trigger = self.drawn_pulse[p], self.drawn_trigger[p]
+            self._emit(E.DEAL, {"player": p, "pulse": sum(pulse), "trigger": sum(trigger)},
+                       {"pulse_cards": counts_to_tokens(pulse), "trigger_cards": counts_to_tokens(trigger)}, (p,))
+        if self.solo:
+            self._emit(E.OFFER, {"cards": [TOKENS[k] for k in self.offer]})
+        elif self.phase is not Phase.ASSIGN:  # train_assignment = random (OSC-I11)
+            for p in range(n):
+                self._emit(E.ASSIGN, {"player": p, "train": TRAIN_LETTERS[self.assigned[p]], "dealt": True})
+            if self.phase is Phase.TRIGGER:
+                self._emit(E.TURN, {"player": self.turn, "set": self.sets + 1})
+
     def view(self, player: int | None) -> dict[str, Any]:
-        """What ``player`` may know (OSC-I63): hands are private, decks face down; None is a spectator."""
-        data = self._to_dict(reveal=False, viewer=player)
-        data["viewer"] = player
-        data["current_player"] = self.current_player
-        return data
+        """What ``player`` may know (OSC-I63) and remembers (OSC-I-CT14); None is a spectator."""
+        from .position import view_json
+
+        return view_json(self, player)
 
     def _position_json(self) -> dict[str, Any]:
         """The whole position (see position.schema.json)."""
-        return self._to_dict(reveal=True, viewer=None)
+        from .position import position_json
 
-    def _to_dict(self, reveal: bool, viewer: int | None) -> dict[str, Any]:
-        trig_json = [{"card": TOKENS[t[2]], "at": f"{TRAIN_LETTERS[t[0]]}{t[1] + 1}", "owner": t[3]}
-                     for t in self.triggers]
-        trains = [[None if self.cards[c][s] == EMPTY else
-                   {"card": TOKENS[self.cards[c][s]], "out": LEVEL_SYMBOLS[self.levels[c][s]]}
-                   for s in range(POSITIONS)] for c in range(self.ntrains)]
-        data: dict[str, Any] = {
-            "players": self.players,
-            "phase": self.phase.value,
-            "start_player": self.start_player,
-            "turn_player": self.turn,
-            "trains": trains,
-            "triggers": trig_json,
-            "filters": [None if k == EMPTY else TOKENS[k] for k in self.filters],
-            "stock": None if self.stock == EMPTY else TOKENS[self.stock],
-            "offer": [TOKENS[k] for k in self.offer],
-            "hands": [counts_to_tokens(self.hands[p]) if reveal or viewer == p else None
-                      for p in range(self.players)],
-            "pulse_deck": [TOKENS[k] for k in reversed(self.pulse)] if reveal else None,
-            "trigger_deck": [TOKENS[k] for k in reversed(self.trigger_deck)] if reveal else None,
-            "discard": [TOKENS[k] for k in self.discard],
-            "score_piles": [counts_to_tokens(s) for s in self.scores],
-            "kept_triggers": list(self.kept),
-            "assigned_trains": [[TRAIN_LETTERS[c] for c in self.trains_of(p)] for p in range(self.players)],
-            "counters": {"sets": self.sets, "stall": self.stall, "counted_noise": self.counted_noise},
-            "flags": {"captured_this_set": self.captured_this_set, "captured_last_set": self.captured_last_set,
-                      "any_trigger_placed": self.any_trigger_placed, "pulse_deck_mixed": self.pulse_mixed},
-            "pending": self._pending_json(),
-        }
-        if not reveal:
-            data["sizes"] = {"hands": [self.hand_size(p) for p in range(self.players)],
-                             "pulse_deck": len(self.pulse), "trigger_deck": len(self.trigger_deck)}
-            data["scores"] = self.scores_now()
-        return data
-
-    def _pending_json(self) -> dict[str, Any]:
-        phase = self.phase
-        if phase is Phase.MORE:
-            return {"step": self.more_step, "early_end": self.more_early_end}
-        if phase in (Phase.CAPTURE, Phase.KEEP):
-            return {"row": self.cap_row + 1, "by": self.cap_by}
-        if phase is Phase.REFILL:
-            return {"index": self.refill_index, "discards": list(self.refill_discards),
-                    "deliberate": list(self.refill_deliberate), "played": list(self.refill_played),
-                    "stopped": list(self.refill_stopped), "limit": self.refill_limit}
-        if phase is Phase.TOPUP:
-            return {"index": self.topup_index}
-        if phase is Phase.OVER:
-            return {"reason": self.end_reason, "rule": self.end_rule}
-        return {}
+        return position_json(self)
 
 
 SOLO_PAR = 15
@@ -1287,4 +1525,12 @@ SOLO_PAR = 15
 def counts_to_tokens(counts: Sequence[int]) -> list[str]:
     """A hand or pile (counts per kind) as card tokens in card order."""
     return [TOKENS[k] for k in range(8) for _ in range(counts[k])]
+
+
+def counts_of(cards: Sequence[int]) -> list[int]:
+    """Counts per kind of a list of cards."""
+    counts = [0] * 8
+    for k in cards:
+        counts[k] += 1
+    return counts
 
