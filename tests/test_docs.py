@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 DOCS = Path(__file__).resolve().parents[1] / "docs"
-DOCTESTED = ["table.md", "games/zeta.md", "games/oscilloscope.md"]
+DOCTESTED = ["table.md", "games/zeta.md", "games/oscilloscope.md", "games/utahime.md"]
 
 
 @pytest.mark.parametrize("name", DOCTESTED)

@@ -6,7 +6,7 @@ import pytest
 from utahime_helpers import P1, P2, build, card, game, play, started, strs, verbs
 
 from cardtable.games.utahime.rules import UtahimeRules
-from cardtable.games.utahime.state import Phase
+from cardtable.games.utahime.state import SEEN, Phase
 
 
 def test_every_ledger_flag_is_a_rules_field_with_its_default() -> None:
@@ -44,7 +44,7 @@ def test_uta_i20_forced_block() -> None:
 def test_uta_i22_block_card_scores_false() -> None:
     s = build(3, P1, flags={"block_card_scores": False}, hands=(["D5"], ["H6"]))
     play(s, "attack D5", "block H6")
-    assert s.discards[P2] == [card(P2, "H6") | 256] and s.score(P2) == 0
+    assert s.discards[P2] == [card(P2, "H6") | 256 | SEEN] and s.score(P2) == 0  # shown, so remembered by all
 
 
 def test_uta_i34_score_only_self_played() -> None:
@@ -196,7 +196,7 @@ def test_uta_i68_heart_next_source_played_card() -> None:
     play(s, "attack H5", "noblock", "noreact")
     assert verbs(s, "heartnext") == ["heartnext H5"]
     play(s, "heartnext H5")
-    assert s.discards[P1][0] == card(P1, "H5") | 256 and s.score(P1) == 0
+    assert s.discards[P1][0] == card(P1, "H5") | 256 | SEEN and s.score(P1) == 0
 
 
 def test_uta_i10_cosmic_pool_subset() -> None:
@@ -234,7 +234,7 @@ def test_uta_i77_final_tiebreak_fewer_option_cards() -> None:
             '[[option]]\nname = "b"\ncost = 4\neffects = [{ do = "draw" }]\n')
     setup = {"option_set": "custom", "option_toml": toml, "p1_options": ["b"], "p2_options": ["a", "a"]}
     for flag, winners in (("draw", ()), ("fewer_option_cards_then_draw", (P1,))):
-        s = build(3, P2, flags={"final_tiebreak": flag}, setup=setup, hands=([], ["S2"]), jokers=(False, True),
+        s = build(4, P2, flags={"final_tiebreak": flag}, setup=setup, hands=([], ["S2"]), jokers=(False, True),
                   discards=(["H5"], []))
         play(s, "attack S2 ban H", "end", "nocosmic")
         out = s.outcome()
@@ -271,8 +271,8 @@ def test_uta_i4_budget_and_copies_flags() -> None:
 
 
 def test_uta_i5_option_reusable() -> None:
-    s = build(3, P1, flags={"option_reusable": True}, setup={"option_set": "designer_example",
-                                                             "p1_options": ["surge"], "p2_options": []},
+    s = build(3, P1, flags={"option_reusable": True}, setup={"option_set": "designer_example",  # P1 first (UTA-R6)
+                                                             "p1_options": ["surge"], "p2_options": ["quick_study"]},
               hands=(["S9"], ["D2"]), discards=(["H5"], ["C5"]))
     play(s, "option surge")
     assert verbs(s, "option") == []  # once per turn (UTA-I-CT7)

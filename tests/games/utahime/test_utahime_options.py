@@ -16,6 +16,7 @@ EX = {"option_set": "designer_example"}
 
 
 def setup(p1: list[str], p2: list[str] | None = None, p1_hero: str | None = None, p2_hero: str | None = None) -> dict:
+    """A designer-example setup; the scenarios give P2 the costlier loadout, so P1 goes first (UTA-R6)."""
     return {"option_set": "designer_example", "p1_options": p1, "p2_options": p2 or [], "p1_hero": p1_hero,
             "p2_hero": p2_hero}
 
@@ -98,9 +99,11 @@ def test_own_turn_cards_wait_for_the_own_turn_any_time_cards_do_not() -> None:
 
 def test_primitive_draw_and_ignore_hand_limit() -> None:
     toml = ('format = 1\nname = "x"\n[[option]]\nname = "flood"\nignore_hand_limit = true\n'
-            'effects = [{ do = "draw", who = "both", count = 2 }]\n')
+            'effects = [{ do = "draw", who = "both", count = 2 }]\n'
+            '[[option]]\nname = "idle"\neffects = [{ do = "draw" }]\n')
     hand = [f"S{r}" for r in range(2, 11)] + ["SJ"]
-    s = build(3, P1, setup={"option_set": "custom", "option_toml": toml, "p1_options": ["flood"]},
+    s = build(3, P1, setup={"option_set": "custom", "option_toml": toml, "p1_options": ["flood"],
+                            "p2_options": ["idle", "idle"]},  # P1 has fewer cards, so goes first (UTA-R6)
               hands=(hand, ["D2"]))
     play(s, "option flood")
     assert len(s.hands[P1]) == 12 and len(s.hands[P2]) == 3
@@ -108,14 +111,14 @@ def test_primitive_draw_and_ignore_hand_limit() -> None:
 
 
 def test_primitive_look_at_hand() -> None:
-    s = build(3, P1, setup=setup(["scout"]), hands=(["S9"], ["D2", "C4"]))
+    s = build(3, P1, setup=setup(["scout"], ["quick_study"]), hands=(["S9"], ["D2", "C4"]))
     assert s.view(P1)["players"][P2]["hand"] is None
     play(s, "option scout")
     assert s.view(P1)["players"][P2]["hand"] == ["C4", "D2"] and s.view(None)["players"][P2]["hand"] is None
 
 
 def test_primitive_discard_from_opponent_hand() -> None:
-    s = build(3, P1, setup=setup(["strip"]), hands=(["S9"], ["D2", "C4"]))
+    s = build(3, P1, setup=setup(["strip"], ["sabotage", "dig"]), hands=(["S9"], ["D2", "C4"]))
     play(s, "option strip")
     assert s.phase == Phase.EFFECT and strs(s.legal_actions()) == ["choose C4", "choose D2"]
     assert s.view(P1)["players"][P2]["hand"] == ["C4", "D2"]
@@ -124,7 +127,7 @@ def test_primitive_discard_from_opponent_hand() -> None:
 
 
 def test_primitive_recover_mill_and_flip() -> None:
-    s = build(3, P1, setup=setup(["salvage", "dig", "sabotage"]), hands=(["S9"], ["D2"]),
+    s = build(3, P1, setup=setup(["salvage", "dig", "sabotage"], ["strip", "quick_study", "dig"]), hands=(["S9"], ["D2"]),
               discards=(["H5", "H6v"], ["C5", "C6"]), decks=(["D7", "D8"], None))
     play(s, "option salvage")
     assert strs(s.legal_actions()) == ["choose H5", "choose none"]
@@ -135,7 +138,7 @@ def test_primitive_recover_mill_and_flip() -> None:
 
 
 def test_primitive_forbid_change_energy_and_modifiers() -> None:
-    s = build(3, P1, setup=setup(["seal", "surge"], [], p2_hero="warden"), hands=(["S9"], ["H2", "D9"]),
+    s = build(3, P1, setup=setup(["seal", "surge"], ["strip", "quick_study"], p2_hero="warden"), hands=(["S9"], ["H2", "D9"]),
               energy=(0, 2))
     play(s, "option seal")
     assert strs(s.legal_actions()) == ["suit H", "suit S", "suit C", "suit D"]

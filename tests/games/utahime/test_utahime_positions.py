@@ -161,7 +161,7 @@ def test_sampled_states_agree_with_the_view(flags: dict[str, Any], setup: dict[s
 
 
 def test_views_hide_what_the_viewer_may_not_know() -> None:
-    s = build(3, P1, hands=(["S9", "HK"], ["D2", "C5"]), sets=({"HK": 2}, {}), discards=(["H2v"], ["C2v"]))
+    s = build(3, P1, hands=(["S9", "HK"], ["D2", "C5"]), sets=({"HK": 1}, {}), discards=(["H2v"], ["C2v"]))
     for viewer in (P1, P2, None):
         text = json.dumps(s.view(viewer))
         other = [p for p in (P1, P2) if p != viewer]

@@ -9,7 +9,7 @@ from utahime_helpers import P1, P2, build, card, game, play, random_playout, sta
 
 from cardtable.core import IllegalAction
 from cardtable.games.utahime.cards import deck_cards
-from cardtable.games.utahime.state import Phase
+from cardtable.games.utahime.state import SEEN, Phase
 
 EX = {"option_set": "designer_example"}
 
@@ -144,7 +144,7 @@ def test_uta_r13_effects_last_for_the_next_turn_only() -> None:
 
 # -- 3.4 Attacking ---------------------------------------------------------------------------------
 def test_uta_r14_legal_attack_card() -> None:
-    s = build(5, P1, hands=(["HA", "SK", "CQ", "D5"], ["S2"]), sets=({"SK": 4, "CQ": 5}, {}),
+    s = build(5, P1, hands=(["HA", "SK", "CQ", "D5"], ["S2"]), sets=({"SK": 3, "CQ": 5}, {}),
               effects=[(5, "ban", P1, "D")])
     assert {a.split()[1] for a in verbs(s, "attack")} == set()  # A/K need energy, Q set this turn, ♦ forbidden
     s.energy[P1] = 1
@@ -389,7 +389,7 @@ def test_uta_r42_premium_cost() -> None:
 def test_uta_r43_flip_gives_energy() -> None:
     s = build(3, P1, hands=(["S2"], ["D2"]), discards=(["H5", "H6"], []))
     play(s, "pass H6")
-    assert s.energy[P1] == 1 and s.discards[P1][1] == card(P1, "H6") | 256
+    assert s.energy[P1] == 1 and s.discards[P1][1] == card(P1, "H6") | 256 | SEEN  # everybody saw it (UTA-I-CT21)
 
 
 def test_uta_r44_pass() -> None:
@@ -412,7 +412,8 @@ def test_uta_r45_joker() -> None:
 
 # -- 3.13 Options and heroes -----------------------------------------------------------------------
 def test_uta_r46_option_cards() -> None:
-    s = build(3, P1, setup=dict(EX, p1_options=["quick_study", "quick_study", "seal"], p2_options=["bulwark"]),
+    s = build(3, P1, setup=dict(EX, p1_options=["quick_study", "quick_study", "seal"],  # P2 costs more (UTA-R6)
+                                p2_options=["bulwark", "strip", "sabotage"]),
               hands=(["S9"], ["D9"]), decks=(["H5", "H6"], None))
     assert verbs(s, "option") == ["option quick_study", "option seal"]
     play(s, "option quick_study")
@@ -468,7 +469,7 @@ def test_uta_r51_heart_next_details() -> None:
     play(s, "attack S9", "noblock", "noreact", "take D2", "heartnext H2")
     assert s.view(P2)["heart_next"]["revealed"] == ["C5", "C6"]
     play(s, "pick C6")
-    assert card(P1, "C6") in s.hands[P1] and s.discards[P1][-1] == card(P1, "C5")
+    assert card(P1, "C6") in s.hands[P1] and s.discards[P1][-1] == card(P1, "C5") | SEEN
     assert verbs(s, "heartnext") == []  # once per turn
     play(s, "end")
     assert s.phase in (Phase.END, Phase.MAIN)
@@ -546,10 +547,10 @@ def test_uta_r58_scoring_and_winner() -> None:
 
 
 def test_uta_r59_visibility() -> None:
-    s = build(3, P1, hands=(["S9", "HK"], ["D2", "C5"]), sets=({"HK": 2}, {}), discards=(["H2v", "H3"], []))
+    s = build(3, P1, hands=(["S9", "HK"], ["D2", "C5"]), sets=({"HK": 1}, {}), discards=(["H2v", "H3"], []))
     v2 = s.view(P2)
     me = v2["players"][P1]
-    assert me["hand"] is None and me["hand_count"] == 2 and me["set"] == [{"card": None, "turn": 2}]
+    assert me["hand"] is None and me["hand_count"] == 2 and me["set"] == [{"card": None, "turn": 1}]
     assert me["discard"][0]["card"] is None and me["discard"][1]["card"] == "H3"
     assert "deck" not in me and me["deck_count"] == len(s.decks[P1])
     own = s.view(P1)["players"][P1]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from utahime_helpers import P1, P2, build, card, game, play, strs, verbs
 
-from cardtable.games.utahime.state import Phase
+from cardtable.games.utahime.state import COST, SEEN, Phase
 
 
 def test_uta_t1_heart_attack_club_block_and_plus_two() -> None:
@@ -150,7 +150,9 @@ def test_uta_t7_heart_next() -> None:
     assert s.view(P2)["heart_next"]["revealed"] == ["S3", "DJ", "H8"]
     play(s, "pick DJ")
     assert len(s.hands[P1]) == 9
-    assert s.discards[P1] == [card(P1, "S4") | 384, card(P1, "C5") | 384, card(P1, "H2"), card(P1, "S3"), card(P1, "H8")]
+    assert s.discards[P1] == [card(P1, "S4") | 384, card(P1, "C5") | 384, card(P1, "H2") | COST,
+                              card(P1, "S3") | SEEN, card(P1, "H8") | SEEN]  # the ♥NEXT heart: publicly a heart
+    # (UTA-I-CT22); the other two were revealed, so everybody remembers them (UTA-I-CT21)
     assert s.score(P1) == 2 and len(s.decks[P1]) == 52 - 11 - 3
     assert verbs(s, "heartnext") == []  # a second ♥NEXT is illegal
     passed = build(15, P1, hands=(["H2"], ["H6"]), discards=(["S4"], []))

@@ -55,7 +55,8 @@ def build(
 
     ``discards`` entries are ``"H7"`` (face up, played by the owner), ``"H7v"`` (face down) or
     ``"H7^"`` (face up, placed by the opponent). Unlisted cards of a deck stay in the deck, whose
-    listed top cards come first. ``effects`` are (turn, kind, player, value) with kind ``ban``
+    listed top cards come first. The wished card is the first own card of the hand or pile (UTA-R3);
+    a player with neither gets the deck's bottom card face down at the bottom of the pile. ``effects`` are (turn, kind, player, value) with kind ``ban``
     (value a suit letter), ``plus2``, ``plus810``, ``minus2`` or ``attack`` (value in half-points).
     """
     g = game(**(flags or {}))
@@ -66,6 +67,7 @@ def build(
     state.first = attacker if turn % 2 == 1 else 1 - attacker
     state.phase = Phase.MAIN
     for p in (0, 1):
+        own_deck = set(deck_cards(p))
         used: set[int] = set()
         hand = [card(p, c) for c in hands[p]]
         used.update(hand)
@@ -94,11 +96,19 @@ def build(
                 raise AssertionError(f"cosmic card {c} is in no zone; list it in a hand or discard")
         top = [card(p, c) for c in (decks[p] or [])]
         used.update(top)
+        # the wished card went into the hand at the deal and never returns to the deck (UTA-R3): it is the
+        # first own card of the hand or pile; with neither, the deck's bottom card lies face down in the pile
+        outside = [c for c in hand + [e & 127 for e in pile] if c in own_deck]
+        if not outside:
+            bottom = next(c for c in reversed(deck_cards(p)) if c not in used)
+            used.add(bottom)
+            pile.insert(0, bottom)
+            outside = [bottom]
+        state.wished[p] = outside[0]
         rest = [c for c in deck_cards(p) if c not in used]
         state.decks[p] = list(reversed(top + rest))
         state.energy[p] = energy[p]
         state.joker_up[p] = jokers[p]
-        state.wished[p] = deck_cards(p)[0]
     kinds = {"ban": BAN, "plus2": BLOCK_BONUS, "minus2": BLOCK_BONUS, "plus810": BONUS_810, "attack": 3}
     for t, kind, player, value in effects:
         if kind == "ban":

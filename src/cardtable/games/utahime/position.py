@@ -1,7 +1,10 @@
 """Position JSON (``$.position``, described by ``position.schema.json``), player views and sampling.
 
 The writer and the validating reader live side by side so that they cannot drift apart; the
-sampler builds a position from a view and feeds it to the same reader.
+sampler builds a position from a view and feeds it to the same reader. The reader refuses every
+position that breaks a rule every reachable position obeys, naming the rule in the reason
+(``UTA-R53: P1's hand holds 11 cards ...``); the seat memory of UTA-I-CT21 is checked against the
+cards too.
 """
 
 from __future__ import annotations
@@ -13,19 +16,43 @@ from typing import TYPE_CHECKING, Any
 from cardtable.core import jsonpos
 from cardtable.core.errors import InvalidPosition
 
-from .cards import CARDS_PER_SEAT, IS_COSMIC, OWNER, RANK, SUIT_LETTERS, deck_cards, parse_card, resolve, token
+from .cards import (
+    CARDS_PER_SEAT,
+    HEARTS,
+    IS_COSMIC,
+    JACK,
+    NAME,
+    OWNER,
+    RANK,
+    SORT_KEY,
+    SUIT,
+    SUIT_LETTERS,
+    deck_cards,
+    parse_card,
+    resolve,
+    token,
+)
 from .state import (
     ATTACK_BONUS,
     BAN,
     CARD_MASK,
+    COST,
+    DISCARD,
     DNEXT_EFFECT,
     DRAW_EFFECT,
     DRAWS_THEN_END,
     EFFECT_KINDS,
+    HAND,
+    OUT,
     PHASE_NAMES,
+    PILE,
+    PUBLIC,
     REMOVE_EFFECT,
+    SEEN,
     SELF,
     UP,
+    WHERE_NAMES,
+    MemoryEntry,
     Phase,
     UtahimeState,
 )
@@ -113,6 +140,29 @@ def _player_common(state: UtahimeState, p: int) -> dict[str, Any]:
     }
 
 
+def _memory_json(entries: Mapping[int, tuple[int, int, int, int]]) -> list[dict[str, Any]]:
+    """Remembered cards (UTA-I-CT21), card -> (where, zone player, set turn, since), in canonical card order."""
+    return [{"card": token(c, e[1]), "player": e[1], "where": WHERE_NAMES[e[0]], "set": e[2], "since": e[3]}
+            for c, e in sorted(entries.items(), key=lambda item: SORT_KEY[item[0]])]
+
+
+def _seat_memory(state: UtahimeState, o: int) -> dict[int, tuple[int, int, int, int]]:
+    """What seat ``o`` alone remembers of the other seat's cards."""
+    other = 1 - o
+    out = {c: (OUT, other, *k) for c, k in state.priv_out[o].items()}
+    out.update((c, (HAND, other, *k)) for c, k in state.priv_hand[o].items())
+    out.update((c, (PILE, other, 0, 0)) for c in state.priv_pile[o])
+    out.update((c, (DISCARD, other, 0, 0)) for c in state.priv_down[o])
+    return out
+
+
+def _public_memory(state: UtahimeState) -> dict[int, tuple[int, int, int, int]]:
+    """What everybody remembers of both hands (face-down cards everybody saw carry the ``seen`` flag instead)."""
+    out = {c: (OUT, p, *k) for p in (0, 1) for c, k in state.pub_out[p].items()}
+    out.update((c, (HAND, p, *k)) for p in (0, 1) for c, k in state.pub_hand[p].items())
+    return out
+
+
 def position_json(state: UtahimeState) -> dict[str, Any]:
     """The complete position (hidden information included)."""
     out = _common_json(state)
@@ -122,13 +172,28 @@ def position_json(state: UtahimeState) -> dict[str, Any]:
             "deck": [token(c, p) for c in reversed(state.decks[p])],
             "hand": [token(c, p) for c in state.hands[p]],
             "set": [{"card": token(c, p), "turn": t} for c, t in state.set_turn[p].items()],
-            "discard": [{"card": token(e & CARD_MASK, p), "face_up": bool(e & UP), "self_played": bool(e & SELF)}
-                        for e in state.discards[p]],
+            "discard": [{"card": token(e & CARD_MASK, p), "face_up": bool(e & UP), "self_played": bool(e & SELF),
+                         "heart_next_cost": bool(e & COST), "seen": bool(e & SEEN)} for e in state.discards[p]],
             "wished": token(state.wished[p], p) if state.wished[p] >= 0 else None,
         }
         item.update(_player_common(state, p))
         players.append(item)
     out["players"] = players
+    out["memory"] = [_memory_json(_seat_memory(state, 0)), _memory_json(_seat_memory(state, 1)),
+                     _memory_json(_public_memory(state))]
+    return out
+
+
+def _memory_view(mem: Mapping[int, MemoryEntry], p: int) -> list[dict[str, Any]]:
+    """What an observer remembers of ``p``'s hand and pile, known face-down entries aside (UTA-I-CT21)."""
+    out: list[dict[str, Any]] = []
+    for c, e in sorted(mem.items(), key=lambda item: SORT_KEY[item[0]]):
+        item: dict[str, Any] = {"card": token(c, p), "where": WHERE_NAMES[e[0]]}
+        if e[1]:
+            item["set"] = e[1]
+        elif e[2]:
+            item["since"] = e[2]
+        out.append(item)
     return out
 
 
@@ -143,7 +208,7 @@ def view_json(state: UtahimeState, viewer: int | None) -> dict[str, Any]:
     players = []
     for p in (0, 1):
         sees_hand = viewer == p or (viewer is not None and state.look == viewer and viewer != p)
-        hand = sorted(state.hands[p], key=lambda c: c % CARDS_PER_SEAT + 100 * OWNER[c])
+        hand = sorted(state.hands[p], key=SORT_KEY.__getitem__)
         item: dict[str, Any] = {
             "deck_count": len(state.decks[p]),
             "hand_count": len(hand),
@@ -152,15 +217,22 @@ def view_json(state: UtahimeState, viewer: int | None) -> dict[str, Any]:
             "set": sorted(({"card": token(c, p) if sees_hand else None, "turn": t}
                            for c, t in state.set_turn[p].items()),
                           key=lambda s: (s["turn"], s["card"] or "")),
-            "discard": [{"card": token(e & CARD_MASK, p) if (e & UP or viewer == p) else None,
-                         "face_up": bool(e & UP), "self_played": bool(e & SELF),
-                         "foreign": OWNER[e & CARD_MASK] != p} for e in state.discards[p]],
+            "discard": _discard_view(state.discards[p], p, viewer == p,
+                                     state.priv_down[viewer] if viewer is not None and viewer != p else set()),
             "wished": token(state.wished[p], p) if state.wished[p] >= 0 and (viewer == p or reveal_wishes) else None,
+            "memory": None if viewer == p else _memory_view(state.remembered(viewer, p), p),
         }
         item.update(_player_common(state, p))
         players.append(item)
     out["players"] = players
     return out
+
+
+def _discard_view(pile: list[int], p: int, own: bool, known: set[int]) -> list[dict[str, Any]]:
+    """A discard pile as a viewer sees it: face-down cards only to the owner or to who remembers them."""
+    return [{"card": (NAME[c] if OWNER[c] == p else "~" + NAME[c]) if (e & (UP | SEEN) or own or c in known) else None,
+             "face_up": e & UP != 0, "self_played": e & SELF != 0, "heart_next_cost": e & COST != 0,
+             "foreign": OWNER[c] != p} for e in pile for c in [e & CARD_MASK]]
 
 
 # -- reading -------------------------------------------------------------------------------------------
@@ -200,7 +272,8 @@ def read_position(game: UtahimeGame, position: Any, seed: int, setup: dict[str, 
 
     def claim(card: int, where: str) -> int:
         if card in seen:
-            raise InvalidPosition(where, f"card {token(card, 0)} of P{OWNER[card] + 1} is also at {seen[card]}")
+            raise InvalidPosition(where, f"UTA-R1: card {token(card, 0)} of P{OWNER[card] + 1} is also at {seen[card]} "
+                                         "(each card exists once)")
         seen[card] = where
         return card
 
@@ -219,30 +292,34 @@ def read_position(game: UtahimeGame, position: Any, seed: int, setup: dict[str, 
             sd = jsonpos.obj(s, sp)
             card = _card(jsonpos.get(sd, "card", sp), f"{sp}.card", p)
             if card not in st.hands[p] or RANK[card] < 11 or card in st.set_turn[p]:
-                raise InvalidPosition(f"{sp}.card", "a set card must be a J, Q or K of that hand, listed once")
+                raise InvalidPosition(f"{sp}.card", "UTA-R38: a set card must be a J, Q or K of that hand, listed once")
             st.set_turn[p][card] = _int(sd, "turn", sp, 1, max(st.turn, 1))
         st.discards[p] = []
         for i, e in enumerate(jsonpos.array(jsonpos.get(pd, "discard", pp), f"{pp}.discard")):
             ep = f"{pp}.discard[{i}]"
             ed = jsonpos.obj(e, ep)
             card = claim(_card(jsonpos.get(ed, "card", ep), f"{ep}.card", p), ep)
-            st.discards[p].append(card | (UP if _bool(ed, "face_up", ep) else 0)
-                                  | (SELF if _bool(ed, "self_played", ep) else 0))
-        st.energy[p] = _int(pd, "energy", pp, 0, 10_000)
+            cost = jsonpos.boolean(ed.get("heart_next_cost", False), f"{ep}.heart_next_cost")
+            seen_by_all = jsonpos.boolean(ed.get("seen", False), f"{ep}.seen")
+            st.discards[p].append(card | (UP if _bool(ed, "face_up", ep) else 0) | (SELF if _bool(ed, "self_played", ep)
+                                  else 0) | (COST if cost else 0) | (SEEN if seen_by_all else 0))
+        st.energy[p] = _int(pd, "energy", pp, None, 10_000)
+        if st.energy[p] < 0:
+            raise InvalidPosition(f"{pp}.energy", f"UTA-R40: energy never goes below 0; got {st.energy[p]}")
         if rules.energy_cap and st.energy[p] > rules.energy_cap:
-            raise InvalidPosition(f"{pp}.energy", f"above energy_cap {rules.energy_cap}")
+            raise InvalidPosition(f"{pp}.energy", f"UTA-I48: above energy_cap {rules.energy_cap}")
         st.joker_up[p] = _bool(pd, "joker_face_up", pp)
         pool = []
         for i, c in enumerate(jsonpos.array(jsonpos.get(pd, "cosmic_pool", pp), f"{pp}.cosmic_pool")):
             card = _card(c, f"{pp}.cosmic_pool[{i}]", p)
             if not IS_COSMIC[card] or OWNER[card] != p:
-                raise InvalidPosition(f"{pp}.cosmic_pool[{i}]", "only the player's own cosmic cards (with '+')")
+                raise InvalidPosition(f"{pp}.cosmic_pool[{i}]", "UTA-R52: only the player's own cosmic cards (with '+')")
             pool.append(claim(card, f"{pp}.cosmic_pool[{i}]"))
         st.pools[p] = pool
         wished = jsonpos.get(pd, "wished", pp)
         st.wished[p] = -1 if wished is None else _card(wished, f"{pp}.wished", p)
         if st.wished[p] >= 0 and (IS_COSMIC[st.wished[p]] or OWNER[st.wished[p]] != p):
-            raise InvalidPosition(f"{pp}.wished", "the wished card comes from the player's own deck")
+            raise InvalidPosition(f"{pp}.wished", "UTA-R3: the wished card comes from the player's own deck")
         ups = jsonpos.array(jsonpos.get(pd, "options_face_up", pp), f"{pp}.options_face_up", len(kit.loadouts[p]))
         st.opt_up[p] = [jsonpos.boolean(u, f"{pp}.options_face_up[{i}]") for i, u in enumerate(ups)]
         hero = kit.heroes[p]
@@ -285,7 +362,7 @@ def read_position(game: UtahimeGame, position: Any, seed: int, setup: dict[str, 
         st.atk_next = _bool(ad, "next", ap)
         bans = jsonpos.string(jsonpos.get(ad, "bans", ap), f"{ap}.bans")
         if problem := st._declaration_problem(st.atk, st.atk_next, bans):
-            raise InvalidPosition(f"{ap}.bans", problem[1])
+            raise InvalidPosition(f"{ap}.bans", f"{problem[0]}: {problem[1]}")
         st.atk_bans = bans
         blk = jsonpos.get(ad, "block", ap)
         st.blk = -1 if blk is None else _card(blk, f"{ap}.block", 1 - a)
@@ -295,7 +372,7 @@ def read_position(game: UtahimeGame, position: Any, seed: int, setup: dict[str, 
         st.success_kind = SUCCESS_CODES[jsonpos.string(jsonpos.get(ad, "effect", ap), f"{ap}.effect",
                                                        tuple(SUCCESS_CODES))]
         if st.blk >= 0 and st.success:
-            raise InvalidPosition(ap, "an attack is either blocked or successful")
+            raise InvalidPosition(ap, "UTA-R21: an attack is either blocked or successful")
 
     draws = jsonpos.obj(jsonpos.get(d, "draws", path), f"{path}.draws")
     dp = f"{path}.draws"
@@ -350,60 +427,157 @@ def read_position(game: UtahimeGame, position: Any, seed: int, setup: dict[str, 
                      jsonpos.string(jsonpos.get(rd, "rule", rp), f"{rp}.rule"),
                      jsonpos.string(jsonpos.get(rd, "detail", rp), f"{rp}.detail"))
 
+    _read_memory(st, d.get("memory"))
     _check_consistency(st, seen)
     return st
 
 
-def _check_consistency(st: UtahimeState, seen: dict[int, str]) -> None:
-    """Conservation and the phase's requirements, so that every accepted position can be played on."""
+def _read_memory(st: UtahimeState, data: Any) -> None:
+    """``$.position.memory``: what seat 0 alone, seat 1 alone, and everybody remember (UTA-I-CT21)."""
+    if data is None:
+        return
+    path = "$.position.memory"
+    lists = jsonpos.array(data, path, 3)
+    for o in (0, 1, 2):
+        listed: set[int] = set()
+        for i, item in enumerate(jsonpos.array(lists[o], f"{path}[{o}]")):
+            ip = f"{path}[{o}][{i}]"
+            e = jsonpos.obj(item, ip)
+            player = _int(e, "player", ip, 0, 1)
+            if player == o:
+                raise InvalidPosition(f"{ip}.player", "UTA-I-CT21: a seat's memory covers only the other seat's "
+                                                      "zones (it sees its own hand and pile)")
+            card = _card(jsonpos.get(e, "card", ip), f"{ip}.card", player)
+            where = WHERE_NAMES.index(jsonpos.string(jsonpos.get(e, "where", ip), f"{ip}.where", WHERE_NAMES))
+            set_turn = _int(e, "set", ip, 0, st.turn)
+            since = _int(e, "since", ip, 0, st.turn)
+            if card in listed:
+                raise InvalidPosition(f"{ip}.card", "UTA-I-CT21: a card is remembered once per observer")
+            listed.add(card)
+            if o == PUBLIC:
+                if where not in (HAND, OUT):
+                    raise InvalidPosition(f"{ip}.where", "UTA-I-CT21: everybody remembers cards in (or perhaps in) "
+                                                         "a hand; a face-down card everybody saw is marked 'seen'")
+                (st.pub_hand if where == HAND else st.pub_out)[player][card] = (set_turn, since)
+            elif where == DISCARD:
+                st.priv_down[o].add(card)
+            elif where == PILE:
+                st.priv_pile[o].add(card)
+            else:
+                (st.priv_hand if where == HAND else st.priv_out)[o][card] = (set_turn, since)
+
+
+def _attacker_of(st: UtahimeState, turn: int) -> int:
+    """The seat that attacks in ``turn`` (UTA-R9: the first player in odd turns)."""
+    return st.first if turn % 2 == 1 else 1 - st.first
+
+
+def _check_consistency(st: UtahimeState, seen: dict[int, str]) -> None:  # noqa: C901 - one pass, rule by rule
+    """What every reachable position obeys, each broken rule named; then the phase must offer an action."""
     path = "$.position"
+    rules = st.rules
+    kit = st.kit
     expected = set(deck_cards(0)) | set(deck_cards(1))
-    expected |= {p * CARDS_PER_SEAT + i for p in (0, 1) for i in st.kit.cosmic}
+    expected |= {p * CARDS_PER_SEAT + i for p in (0, 1) for i in kit.cosmic}
     extra = set(seen) - expected
     if extra:
-        raise InvalidPosition(path, f"cards that are not in this game: {', '.join(sorted(token(c, 0) for c in extra))}")
+        raise InvalidPosition(path, "UTA-R1: cards that are not in this game: "
+                                    f"{', '.join(sorted(token(c, 0) for c in extra))}")
     missing = expected - set(seen)
     if missing:
         shown = ", ".join(f"P{OWNER[c] + 1}:{token(c, OWNER[c])}" for c in sorted(missing)[:6])
-        raise InvalidPosition(path, f"{len(missing)} cards are in no zone (card conservation): {shown}")
+        raise InvalidPosition(path, f"UTA-R1: {len(missing)} cards are in no zone (card conservation): {shown}")
     phase = st.phase
     for p in (0, 1):
         if any(IS_COSMIC[c] for c in st.decks[p]):
-            raise InvalidPosition(f"{path}.players[{p}].deck", "cosmic cards never enter a deck")
+            raise InvalidPosition(f"{path}.players[{p}].deck", "UTA-I9: cosmic cards never enter a deck")
+    # UTA-R6: who goes first follows the option cards, then the first_player flag
+    costs, counts = kit.costs, kit.counts
+    if costs[0] != costs[1]:
+        first = 0 if costs[0] < costs[1] else 1
+    elif counts[0] != counts[1]:
+        first = 0 if counts[0] < counts[1] else 1
+    else:
+        first = {"p1": 0, "p2": 1}.get(rules.first_player, st.first)
+    if st.first != first:
+        raise InvalidPosition(f"{path}.first_player", f"UTA-R6: P{first + 1} goes first in this game (option costs "
+                                                      f"{costs[0]}/{costs[1]}, counts {counts[0]}/{counts[1]})")
     if phase == Phase.WISH:
         if st.turn != 0 or any(st.hands[p] or st.discards[p] for p in (0, 1)) or st.wished[1] >= 0:
-            raise InvalidPosition(path, "before the game (phase wish) the turn is 0, hands and discards are empty, "
-                                        "and P2 has not wished yet")
+            raise InvalidPosition(path, "UTA-R3: before the game (phase wish) the turn is 0, hands and discards are "
+                                        "empty, and P2 has not wished yet")
         if st.wished[0] >= 0 and st.wished[0] not in st.decks[0]:
-            raise InvalidPosition(f"{path}.players[0].wished", "during setup the wished card is still in the deck")
+            raise InvalidPosition(f"{path}.players[0].wished", "UTA-R3: during setup the wished card is still in the deck")
     else:
         if st.turn < 1 or st.wished[0] < 0 or st.wished[1] < 0:
-            raise InvalidPosition(path, "after setup the turn is at least 1 and both players have wished")
-        if st.attacker != (st.first if st.turn % 2 == 1 else 1 - st.first):
-            raise InvalidPosition(f"{path}.attacker", "the first player attacks in odd turns, the other in even turns")
+            raise InvalidPosition(path, "UTA-R3: after setup the turn is at least 1 and both players have wished")
+        for p in (0, 1):
+            if st.wished[p] in st.decks[p]:
+                raise InvalidPosition(f"{path}.players[{p}].wished", "UTA-R3: the wished card went into the hand; "
+                                                                     "it is never in the deck again")
+        if st.attacker != _attacker_of(st, st.turn):
+            raise InvalidPosition(f"{path}.attacker", "UTA-R9: the first player attacks in odd turns, the other in "
+                                                      "even turns")
+    # UTA-R53: no hand ever holds more than the limit, unless a card of this setup may ignore it (UTA-R46)
+    cards = [c for c in (*kit.loadouts[0], *kit.loadouts[1], *kit.heroes) if c is not None]
+    if not any(c.ignore_hand_limit for c in cards):
+        for p in (0, 1):
+            if len(st.hands[p]) > rules.hand_limit:
+                raise InvalidPosition(f"{path}.players[{p}].hand", f"UTA-R53: P{p + 1}'s hand holds "
+                                                                   f"{len(st.hands[p])} cards; the hand limit is "
+                                                                   f"{rules.hand_limit}")
+    # UTA-R11, UTA-R37: J/Q/K are set only in their owner's own turns
+    for p in (0, 1):
+        for c, t in st.set_turn[p].items():
+            if _attacker_of(st, t) != p:
+                raise InvalidPosition(f"{path}.players[{p}].set", f"UTA-R11: {token(c, p)} was set in turn {t}, "
+                                                                  f"which is not P{p + 1}'s turn")
+        if st.unlock_turn[p] and _attacker_of(st, st.unlock_turn[p]) != p:
+            raise InvalidPosition(f"{path}.players[{p}].unlock_turn", f"UTA-R11: turn {st.unlock_turn[p]} is not "
+                                                                      f"P{p + 1}'s turn")
+        for e in st.discards[p]:
+            if e & COST and (e & UP or SUIT[e & CARD_MASK] != HEARTS):
+                raise InvalidPosition(f"{path}.players[{p}].discard", "UTA-R51: the price of ♥NEXT is a heart, "
+                                                                      "face down")
     if phase == Phase.OVER and st.result is None:
-        raise InvalidPosition(f"{path}.result", "a finished game needs a result")
+        raise InvalidPosition(f"{path}.result", "UTA-R58: a finished game needs a result")
     if phase != Phase.OVER and st.result is not None:
-        raise InvalidPosition(f"{path}.result", "only a finished game has a result")
+        raise InvalidPosition(f"{path}.result", "UTA-R58: only a finished game has a result")
     if (phase == Phase.HEART_PICK) != bool(st.revealed) or (st.revealed and len(st.revealed) < 2):
-        raise InvalidPosition(f"{path}.heart_next", "♥NEXT's revealed cards (2 or 3) exist exactly in phase heart_pick")
+        raise InvalidPosition(f"{path}.heart_next", "UTA-R51: ♥NEXT's revealed cards (2 or 3) exist exactly in "
+                                                    "phase heart_pick")
+    if any(OWNER[c] != st.hn_user or IS_COSMIC[c] for c in st.revealed):
+        raise InvalidPosition(f"{path}.heart_next.revealed", "UTA-R51: ♥NEXT reveals the top of the user's own deck")
     if (phase == Phase.EFFECT) != (st.eff is not None):
-        raise InvalidPosition(f"{path}.effect", "a pending effect exists exactly in phase effect")
+        raise InvalidPosition(f"{path}.effect", "UTA-R46: a pending effect exists exactly in phase effect")
     if (phase == Phase.DRAW) != bool(st.draw_queue):
-        raise InvalidPosition(f"{path}.draws.queue", "queued draws exist exactly in phase draw")
+        raise InvalidPosition(f"{path}.draws.queue", "UTA-I32: queued draws exist exactly in phase draw")
+    if phase == Phase.MAIN and (st.atk >= 0 or st.stalled):
+        raise InvalidPosition(f"{path}.attack", "UTA-R12: in phase main the turn's main action is still to come")
     needs_attack = (Phase.BLOCK, Phase.REACT, Phase.TARGET, Phase.POST, Phase.BLOCKER_WINDOW)
     if phase in needs_attack and st.atk < 0:
-        raise InvalidPosition(f"{path}.attack", f"phase {PHASE_NAMES[phase]} needs the attack being resolved")
+        raise InvalidPosition(f"{path}.attack", f"UTA-R10: phase {PHASE_NAMES[phase]} needs the attack being resolved")
     if phase == Phase.BLOCK and (st.success or st.blk >= 0 or st._is_unblockable()):
-        raise InvalidPosition(f"{path}.attack", "phase block needs an unresolved attack that can be blocked")
+        raise InvalidPosition(f"{path}.attack", "UTA-R17: phase block needs an unresolved attack that can be blocked")
     if phase in (Phase.REACT, Phase.TARGET) and (not st.success or st.success_kind == 0):
-        raise InvalidPosition(f"{path}.attack", "reactions and targets follow a successful attack")
+        raise InvalidPosition(f"{path}.attack", "UTA-R22: reactions and targets follow a successful attack")
     if phase == Phase.TARGET and (st.success_kind == DRAW_EFFECT or not st.hands[1 - st.attacker]):
-        raise InvalidPosition(f"{path}.attack", "phase target needs a discard effect and a non-empty defender hand")
+        raise InvalidPosition(f"{path}.attack", "UTA-R26: phase target needs a discard effect and a non-empty "
+                                                "defender hand")
+    if phase == Phase.TARGET and st.look != st.attacker:
+        raise InvalidPosition(f"{path}.turn_state.look", "UTA-R24: the attacker looks at the whole hand while "
+                                                         "choosing from it")
     if phase == Phase.BLOCKER_WINDOW and st.blk < 0:
-        raise InvalidPosition(f"{path}.attack.block", "the blocker's ♥NEXT window follows a block")
+        raise InvalidPosition(f"{path}.attack.block", "UTA-I67: the blocker's ♥NEXT window follows a block")
+    if phase == Phase.END:
+        a = st.attacker
+        if st.cosmic_taken or not st.pools[a] or len(st.hands[a]) >= rules.hand_limit:
+            raise InvalidPosition(f"{path}.phase", "UTA-R52: the end step offers a cosmic card only to a hand of at "
+                                                   f"most {rules.hand_limit - 1} cards, from a non-empty pool, once "
+                                                   "per turn")
     if st.rescue and not st.joker_up[st.attacker] and phase == Phase.MAIN:
-        raise InvalidPosition(f"{path}.turn_state.rescue", "the joker rescue needs a face-up joker")
+        raise InvalidPosition(f"{path}.turn_state.rescue", "UTA-R55: the joker rescue needs a face-up joker")
+    _check_memory(st)
     if phase != Phase.OVER:
         try:
             ok = bool(st.legal_actions())
@@ -413,12 +587,51 @@ def _check_consistency(st: UtahimeState, seen: dict[int, str]) -> None:
             raise InvalidPosition(f"{path}.phase", "no legal action in this position")
 
 
+def _check_memory(st: UtahimeState) -> None:
+    """UTA-I-CT21: every remembered card is where its observer remembers it."""
+    hands = [set(st.hands[0]), set(st.hands[1])]
+    downs = [{e & CARD_MASK for e in st.discards[p] if not e & UP} for p in (0, 1)]
+    for o, entries in ((0, _seat_memory(st, 0)), (1, _seat_memory(st, 1)), (PUBLIC, _public_memory(st))):
+        for c, (where, p, set_turn, since) in entries.items():
+            ip = f"$.position.memory[{o}]"
+            in_hand = c in hands[p]
+            face_down = c in downs[p]
+            if in_hand:
+                actual = st.set_turn[p].get(c, 0)
+                fits = (actual == set_turn) if set_turn else (not actual or actual >= since)
+            else:
+                fits = False
+            ok = {HAND: in_hand and fits, OUT: (in_hand and fits) or face_down,
+                  PILE: face_down, DISCARD: face_down}[where]
+            if not ok:
+                where_text = WHERE_NAMES[where].replace("_", " ")
+                raise InvalidPosition(ip, f"UTA-I-CT21: {'everybody' if o == PUBLIC else f'P{o + 1}'} remembers "
+                                          f"{token(c, p)} in P{p + 1}'s {where_text}"
+                                          f"{f' (set in turn {set_turn})' if set_turn else ''}, but it is not there")
+    for p in (0, 1):
+        if any(e & SEEN and e & UP for e in st.discards[p]):
+            raise InvalidPosition(f"$.position.players[{p}].discard", "UTA-I-CT21: 'seen' marks a face-down card")
+
+
 # -- sampling ------------------------------------------------------------------------------------------
+_Slot = tuple[str, int, int, int, int, bool]
+"""A hidden place in a sampled position: (zone, player, index, origin seat of its card, set turn, must be a heart)."""
+
+
 def sample_position(game: UtahimeGame, view: Mapping[str, Any], rng: random.Random, kit: Kit) -> dict[str, Any]:
-    """A complete ``$.position`` consistent with ``view``: hidden cards drawn with ``rng``."""
+    """A complete ``$.position`` consistent with ``view`` and its memory: hidden cards drawn with ``rng``.
+
+    Every card the viewer cannot see goes to a hidden place of its own deck's origin: a deck slot, a
+    hidden hand slot (set slots take J/Q/K), or a hidden face-down discard (♥NEXT's price takes a
+    heart). Remembered cards (UTA-I-CT21) only go where the memory allows, cosmic cards and a shown
+    wished card never into a deck; a matching (augmenting paths) places those first, then the rest.
+    """
     v = jsonpos.obj(view, "$")
-    players_v = jsonpos.array(jsonpos.get(v, "players", "$"), "$.players", 2)
+    players_v = [jsonpos.obj(pv, f"$.players[{p}]") for p, pv in
+                 enumerate(jsonpos.array(jsonpos.get(v, "players", "$"), "$.players", 2))]
     phase_name = jsonpos.string(jsonpos.get(v, "phase", "$"), "$.phase", PHASE_NAMES)
+    viewer_raw = v.get("viewer")
+    viewer = jsonpos.integer(viewer_raw, "$.viewer", 0, 1) if viewer_raw is not None else None
     known: set[int] = set()
 
     def see(value: Any, where: str, owner: int) -> int:
@@ -432,107 +645,87 @@ def sample_position(game: UtahimeGame, view: Mapping[str, Any], rng: random.Rand
         user = jsonpos.integer(jsonpos.get(hd, "user", "$.heart_next"), "$.heart_next.user", 0, 1)
         for i, c in enumerate(jsonpos.array(jsonpos.get(hd, "revealed", "$.heart_next"), "$.heart_next.revealed")):
             see(c, f"$.heart_next.revealed[{i}]", user)
-    wish_hidden: list[int] = []
-    for p in (0, 1):
-        pv = jsonpos.obj(players_v[p], f"$.players[{p}]")
+    remembered: dict[int, tuple[int, int, int, int]] = {}  # card -> (where, player, set, since) from the view
+    known_down: list[set[int]] = [set(), set()]  # the face-down discards the viewer knows in the other seats' piles
+    for p, pv in enumerate(players_v):
         if pv.get("hand") is not None:
             for i, c in enumerate(jsonpos.array(pv["hand"], f"$.players[{p}].hand")):
                 see(c, f"$.players[{p}].hand[{i}]", p)
         for i, e in enumerate(jsonpos.array(jsonpos.get(pv, "discard", "$"), f"$.players[{p}].discard")):
             ed = jsonpos.obj(e, f"$.players[{p}].discard[{i}]")
             if ed.get("card") is not None:
-                see(ed["card"], f"$.players[{p}].discard[{i}].card", p)
+                c = see(ed["card"], f"$.players[{p}].discard[{i}].card", p)
+                if p != viewer and not ed.get("face_up"):
+                    known_down[p].add(c)
         for i, c in enumerate(jsonpos.array(jsonpos.get(pv, "cosmic_pool", "$"), f"$.players[{p}].cosmic_pool")):
             see(c, f"$.players[{p}].cosmic_pool[{i}]", p)
-    # the unseen cards, by origin
+        remembered_raw = pv.get("memory")
+        if remembered_raw is not None and p != viewer:
+            for i, item in enumerate(jsonpos.array(remembered_raw, f"$.players[{p}].memory")):
+                ip = f"$.players[{p}].memory[{i}]"
+                md = jsonpos.obj(item, ip)
+                c = _card(jsonpos.get(md, "card", ip), f"{ip}.card", p)
+                where = WHERE_NAMES.index(jsonpos.string(jsonpos.get(md, "where", ip), f"{ip}.where",
+                                                         WHERE_NAMES[:DISCARD]))
+                remembered[c] = (where, p, jsonpos.integer(md.get("set", 0), f"{ip}.set", 0),
+                                 jsonpos.integer(md.get("since", 0), f"{ip}.since", 0))
+    must_leave_deck: set[int] = set()
+    wish_hidden: list[int] = []
+    public_wish: list[int] = [-1, -1]
+    for p, pv in enumerate(players_v):
+        w = pv.get("wished")
+        if w is not None and phase_name != "wish":  # during setup the wished card is still in the deck
+            public_wish[p] = _card(w, f"$.players[{p}].wished", p)
+            must_leave_deck.add(public_wish[p])
+        elif phase_name == "wish" and p == 0 and v.get("current_player") == 1 and viewer != 0:
+            wish_hidden.append(p)
     unseen: list[list[int]] = [[], []]
     for p in (0, 1):
         for c in deck_cards(p) + [p * CARDS_PER_SEAT + i for i in kit.cosmic]:
             if c not in known:
                 unseen[p].append(c)
+                if IS_COSMIC[c]:
+                    must_leave_deck.add(c)
         rng.shuffle(unseen[p])
-    public_wish: list[int] = [-1, -1]
-    for p in (0, 1):
-        pv = jsonpos.obj(players_v[p], f"$.players[{p}]")
-        w = pv.get("wished")
-        if w is not None and phase_name != "wish":  # during setup the wished card is still in the deck
-            public_wish[p] = _card(w, f"$.players[{p}].wished", p)
-        elif phase_name == "wish" and p == 0 and v.get("current_player") == 1 and v.get("viewer") != 0:
-            wish_hidden.append(p)
-    # slots: per origin, (kind, zone, index); kinds: "deck", "set", "free"
+    # the hidden places
+    slots: list[_Slot] = []
     hands: list[list[int | None]] = [[], []]
     sets: list[list[tuple[int | None, int]]] = [[], []]
     decks: list[list[int | None]] = [[], []]
     discards: list[list[dict[str, Any]]] = [[], []]
-    slots: list[list[tuple[str, Any]]] = [[], []]
-    for p in (0, 1):
-        pv = jsonpos.obj(players_v[p], f"$.players[{p}]")
+    for p, pv in enumerate(players_v):
         count = jsonpos.integer(jsonpos.get(pv, "deck_count", "$"), f"$.players[{p}].deck_count", 0, 52)
         decks[p] = [None] * count
-        slots[p].extend(("deck", ("deck", p, i)) for i in range(count))
-        set_items = jsonpos.array(jsonpos.get(pv, "set", "$"), f"$.players[{p}].set")
+        slots.extend(("deck", p, i, p, 0, False) for i in range(count))
+        set_items = [jsonpos.obj(si, f"$.players[{p}].set") for si in
+                     jsonpos.array(jsonpos.get(pv, "set", "$"), f"$.players[{p}].set")]
         if pv.get("hand") is not None:
             hands[p] = [_card(c, "$", p) for c in pv["hand"]]
-            sets[p] = [(_card(jsonpos.obj(s, "$")["card"], "$", p), jsonpos.integer(jsonpos.obj(s, "$")["turn"], "$"))
-                       for s in set_items]
+            sets[p] = [(_card(si["card"], "$", p), jsonpos.integer(si["turn"], "$")) for si in set_items]
         else:
             n = jsonpos.integer(jsonpos.get(pv, "hand_count", "$"), f"$.players[{p}].hand_count", 0, 200)
             foreign = jsonpos.integer(jsonpos.get(pv, "hidden_foreign_in_hand", "$"), "$", 0, n)
-            hands[p] = [None] * n
-            set_turns = [jsonpos.integer(jsonpos.obj(s, "$").get("turn"), "$") for s in set_items]
-            if len(set_turns) > n:
+            turns = [jsonpos.integer(si.get("turn"), "$") for si in set_items]
+            if len(turns) > n:
                 raise InvalidPosition(f"$.players[{p}].set", "more set cards than hand cards")
+            hands[p] = [None] * n
+            sets[p] = [(None, t) for t in turns]
+            origins = _hand_origins(p, n, turns, foreign, remembered)
             for i in range(n):
-                origin = 1 - p if i < foreign else p
-                if i >= n - len(set_turns):
-                    slots[origin].append(("set", ("hand", p, i)))
-                else:
-                    slots[origin].append(("free", ("hand", p, i)))
-            sets[p] = [(None, t) for t in set_turns]
+                set_turn = turns[i - (n - len(turns))] if i >= n - len(turns) else 0
+                slots.append(("hand", p, i, origins[i], set_turn, False))
         for i, e in enumerate(jsonpos.array(pv["discard"], "$")):
             ed = dict(jsonpos.obj(e, "$"))
             discards[p].append(ed)
             if ed.get("card") is None:
-                origin = 1 - p if ed.get("foreign") else p
-                slots[origin].append(("free", ("discard", p, i)))
-    # assign
-    filled: dict[Any, int] = {}
-    wish_choice: dict[int, int] = {}
-    for o in (0, 1):
-        pool = unseen[o]
-        must_leave_deck = [c for c in pool if IS_COSMIC[c] or c == public_wish[o]]
-        set_slots = [s for s in slots[o] if s[0] == "set"]
-        free_slots = [s for s in slots[o] if s[0] == "free"]
-        deck_slots = [s for s in slots[o] if s[0] == "deck"]
-        rng.shuffle(free_slots)
-        pictures = [c for c in pool if RANK[c] >= 11]
-        pictures.sort(key=lambda c: 0 if c in must_leave_deck else 1)
-        if len(pictures) < len(set_slots):
-            raise InvalidPosition("$.players", "the view has more set cards than unseen J/Q/K")
-        used: set[int] = set()
-        for slot, c in zip(set_slots, pictures, strict=False):
-            filled[slot[1]] = c
-            used.add(c)
-        rest_must = [c for c in must_leave_deck if c not in used]
-        if len(rest_must) > len(free_slots):
-            raise InvalidPosition("$.players", "the view's hidden slots cannot hold its unseen cosmic cards")
-        for slot, c in zip(free_slots, rest_must, strict=False):
-            filled[slot[1]] = c
-            used.add(c)
-        remaining = [c for c in pool if c not in used]
-        open_slots = deck_slots + free_slots[len(rest_must):]
-        if len(remaining) != len(open_slots):
-            raise InvalidPosition("$.players", f"the view hides {len(open_slots)} cards of P{o + 1}'s, "
-                                               f"but {len(remaining)} are unseen")
-        for slot, c in zip(open_slots, remaining, strict=True):
-            filled[slot[1]] = c
-    for p in wish_hidden:
-        wish_choice[p] = filled[("deck", p, 0)] if decks[p] else -1
+                slots.append(("discard", p, i, 1 - p if ed.get("foreign") else p, 0, bool(ed.get("heart_next_cost"))))
+    filled: dict[tuple[str, int, int], int] = {}
+    for origin in (0, 1):
+        _fill(origin, [s for s in slots if s[3] == origin], unseen[origin], remembered, must_leave_deck, rng, filled)
     # build the position
     players = []
-    for p in (0, 1):
-        pv = jsonpos.obj(players_v[p], "$")
-        deck_cards_p = [filled[("deck", p, i)] if c is None else c for i, c in enumerate(decks[p])]
+    for p, pv in enumerate(players_v):
+        deck_list = [filled[("deck", p, i)] if c is None else c for i, c in enumerate(decks[p])]
         hand_cards = [filled[("hand", p, i)] if c is None else c for i, c in enumerate(hands[p])]
         if sets[p] and sets[p][0][0] is None:
             tail = hand_cards[len(hand_cards) - len(sets[p]):]
@@ -543,14 +736,16 @@ def sample_position(game: UtahimeGame, view: Mapping[str, Any], rng: random.Rand
         for i, ed in enumerate(discards[p]):
             card = filled[("discard", p, i)] if ed.get("card") is None else _card(ed["card"], "$", p)
             discard.append({"card": token(card, p), "face_up": bool(ed.get("face_up")),
-                            "self_played": bool(ed.get("self_played"))})
+                            "self_played": bool(ed.get("self_played")),
+                            "heart_next_cost": bool(ed.get("heart_next_cost"))})
         wished: Any = pv.get("wished")
-        if wished is None and p in wish_choice:
-            wished = token(wish_choice[p], p)
-        elif wished is None and phase_name != "wish":
-            wished = token(deck_cards(p)[0], p)  # unknown and irrelevant after setup
+        if wished is None and p in wish_hidden:
+            wished = token(deck_list[0], p) if deck_list else None
+        elif wished is None and phase_name != "wish":  # unknown and irrelevant after setup, but not in the deck
+            in_deck = set(deck_list)
+            wished = token(next((c for c in deck_cards(p) if c not in in_deck), deck_cards(p)[0]), p)
         players.append({
-            "deck": [token(c, p) for c in deck_cards_p],
+            "deck": [token(c, p) for c in deck_list],
             "hand": [token(c, p) for c in hand_cards],
             "set": set_list,
             "discard": discard,
@@ -566,7 +761,133 @@ def sample_position(game: UtahimeGame, view: Mapping[str, Any], rng: random.Rand
     out = {k: v.get(k) for k in ("phase", "turn", "first_player", "attacker", "effects", "turn_state", "attack",
                                  "draws", "heart_next", "effect", "result")}
     out["players"] = players
+    # the other observers' memories are not in this view: they start empty
+    if viewer is None:  # a spectator's memory is what everybody knows
+        out["memory"] = [[], [], _memory_json(remembered)]
+        for p in (0, 1):
+            for item in players[p]["discard"]:
+                item["seen"] = _card(item["card"], "$", p) in known_down[p]
+    else:  # the seat's memory, the public part included: the other observers' are not in this view
+        mine = dict(remembered)
+        mine.update((c, (DISCARD, 1 - viewer, 0, 0)) for c in known_down[1 - viewer])
+        out["memory"] = [_memory_json(mine) if o == viewer else [] for o in (0, 1, 2)]
     return out
+
+
+def _hand_origins(p: int, n: int, turns: list[int], foreign: int, remembered: Mapping[int, tuple[int, int, int, int]]) -> list[int]:
+    """The origin seat of each hidden hand slot of ``p`` (set slots last): ``foreign`` of them hold the other deck's cards.
+
+    A remembered set card of the other deck claims a set slot of its turn; the other foreign slots
+    are plain slots first.
+    """
+    origins = [p] * n
+    first_set = n - len(turns)
+    left = foreign
+    for c, (where, zone, set_turn, _) in remembered.items():
+        if left and zone == p and where in (HAND, OUT) and set_turn and OWNER[c] != p:
+            for k, t in enumerate(turns):
+                if t == set_turn and origins[first_set + k] == p:
+                    origins[first_set + k] = 1 - p
+                    left -= 1
+                    break
+    for i in [*range(first_set), *range(first_set, n)]:
+        if not left:
+            break
+        if origins[i] == p:
+            origins[i] = 1 - p
+            left -= 1
+    return origins
+
+
+def _fits(card: int, slot: _Slot, remembered: Mapping[int, tuple[int, int, int, int]], must_leave_deck: set[int]) -> bool:
+    """May ``card`` lie in ``slot`` without contradicting the view and its memory?"""
+    zone, p, _, origin, set_turn, heart = slot
+    if OWNER[card] != origin:
+        return False
+    entry = remembered.get(card)
+    if zone == "deck":
+        return entry is None and card not in must_leave_deck
+    if zone == "hand":
+        if set_turn and RANK[card] < JACK:
+            return False
+        if entry is None:
+            return True
+        where, at, known_set, since = entry
+        if at != p or where not in (HAND, OUT):
+            return False
+        if set_turn:
+            return set_turn == known_set if known_set else set_turn >= since
+        return not known_set
+    if entry is not None and (entry[1] != p or entry[0] not in (OUT, PILE)):
+        return False
+    return not heart or SUIT[card] == HEARTS
+
+
+def _fill(origin: int, slots: list[_Slot], cards: list[int], remembered: Mapping[int, tuple[int, int, int, int]],
+          must_leave_deck: set[int], rng: random.Random, filled: dict[tuple[str, int, int], int]) -> None:
+    """Place the unseen ``cards`` of one origin into its ``slots`` (InvalidPosition if the view allows no way)."""
+    hidden = [s for s in slots if s[0] != "deck"]
+    deck_slots = [s for s in slots if s[0] == "deck"]
+    if len(cards) != len(slots):
+        raise InvalidPosition("$.players", f"the view hides {len(slots)} cards of P{origin + 1}'s, "
+                                           f"but {len(cards)} are unseen")
+    at: list[int | None] = [None] * len(hidden)  # card in each hidden slot
+    where: dict[int, int] = {}  # hidden slot index of each placed card
+
+    def fits(c: int, i: int) -> bool:
+        return _fits(c, hidden[i], remembered, must_leave_deck)
+
+    def place(c: int, tried: set[int]) -> bool:  # an augmenting path from a card that must be placed
+        options = [i for i in range(len(hidden)) if fits(c, i)]
+        rng.shuffle(options)
+        for i in options:
+            if at[i] is None:
+                at[i], where[c] = c, i
+                return True
+        for i in options:
+            if i in tried:
+                continue
+            tried.add(i)
+            other = at[i]
+            assert other is not None
+            if place(other, tried):
+                at[i], where[c] = c, i
+                return True
+        return False
+
+    def refill(i: int, tried: set[int]) -> bool:  # an augmenting path from an empty slot; placed cards stay placed
+        options = [c for c in cards if fits(c, i)]
+        rng.shuffle(options)
+        for c in options:
+            if c not in where:
+                at[i], where[c] = c, i
+                return True
+        for c in options:
+            if c in tried:
+                continue
+            tried.add(c)
+            j = where[c]
+            at[i], where[c], at[j] = c, i, None
+            if refill(j, tried):
+                return True
+            at[i], where[c], at[j] = None, j, c
+        return False
+
+    for c in cards:
+        if (c in remembered or c in must_leave_deck) and not place(c, set()):
+            raise InvalidPosition("$.players", f"no place in the view for a card of P{origin + 1}'s it remembers "
+                                               "or that left the deck")
+    order = list(range(len(hidden)))
+    rng.shuffle(order)
+    for i in order:
+        if at[i] is None and not refill(i, set()):
+            raise InvalidPosition("$.players", f"the view's hidden places of P{origin + 1}'s cards cannot be filled")
+    rest = [c for c in cards if c not in where]
+    for slot, c in zip(deck_slots, rest, strict=True):
+        filled[(slot[0], slot[1], slot[2])] = c
+    for slot, placed in zip(hidden, at, strict=True):
+        assert placed is not None
+        filled[(slot[0], slot[1], slot[2])] = placed
 
 
 __all__ = ["ATTACK_BONUS", "position_json", "read_position", "sample_position", "view_json"]

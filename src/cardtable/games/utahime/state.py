@@ -1,8 +1,10 @@
 """The Utahime state machine: phases, legal actions, apply, outcome and views.
 
 Sections in the project's order: constants and the static kit, the state's data, queries (numbers,
-modifiers), legal actions, illegality, apply (turn flow, attack, effects), outcome, views and
-conservation. Rule ids in comments mark where each rule is enforced.
+modifiers), legal actions, illegality, apply (turn flow, attack, effects), seat memory, outcome,
+views and conservation. Rule ids in comments mark where each rule is enforced. While the state
+records, every transition emits its events (``events.py``); each hot site is guarded by
+``if self._events is not None``, so playouts pay nothing for them.
 """
 
 from __future__ import annotations
@@ -49,6 +51,7 @@ from .cards import (
     CLUBS,
     DIAMONDS,
     HEARTS,
+    JACK,
     NAME,
     RANK,
     SORT_KEY,
@@ -62,6 +65,7 @@ from .cards import (
     resolve,
     token,
 )
+from .events import UtahimeEvent as E
 from .options import CardDef, OptionSet, Step
 
 if TYPE_CHECKING:
@@ -92,10 +96,33 @@ PHASE_NAMES = tuple(p.name.lower() for p in Phase)
 BAN, BLOCK_BONUS, BONUS_810, ATTACK_BONUS = 0, 1, 2, 3
 EFFECT_KINDS = ("ban", "block_bonus", "bonus_8_10", "attack_bonus")
 
-# discard entries: card | UP | SELF
+# discard entries: card | UP | SELF | COST | SEEN
 UP = 128
 SELF = 256
+COST = 512
+"""Put face down as the price of ♥NEXT: publicly known to be a heart (UTA-R51, UTA-I-CT22)."""
+SEEN = 1024
+"""Face down, but everybody saw which card it is (a pass, ♥NEXT's other cards, a shown block; UTA-I-CT21)."""
 CARD_MASK = 127
+
+# seat memory (UTA-I-CT21). What everybody knows is kept once: ``pub_hand[p]`` card -> (set turn, since) for cards
+# known to be in seat p's hand, ``pub_out[p]`` the same for cards in the hand or face down in the pile, and the
+# SEEN bit of face-down discards. What only seat o knows of the other seat adds to it (and overrides it):
+# ``priv_hand[o]``, ``priv_out[o]``, ``priv_pile[o]`` (cards face down somewhere in the other pile) and
+# ``priv_down[o]`` (face-down cards of the other pile it knows one by one). A seat's own hand and pile are never
+# in its memory: it sees them.
+HAND, OUT, PILE, DISCARD = 0, 1, 2, 3
+"""In the hand; in the hand or face down in the pile; face down somewhere in the pile; that face-down entry."""
+WHERE_NAMES = ("hand", "hand_or_pile", "pile", "discard")
+PUBLIC = 2
+"""The observer index of what every seat and spectator knows."""
+MemoryEntry = tuple[int, int, int]
+"""(where, set turn or 0, since: the turn from which an unset J/Q/K is known to be unset, or 0)."""
+Known = tuple[int, int]
+"""(set turn or 0, since) of a card remembered in, or perhaps in, a hand."""
+_UNSET = (0, 0)
+PICTURES = frozenset(c for c in range(2 * CARDS_PER_SEAT) if RANK[c] >= JACK)
+"""Every J, Q and K (deck cards of both seats)."""
 
 # success kinds (UTA-R22's table)
 DRAW_EFFECT, REMOVE_EFFECT, DNEXT_EFFECT = 1, 2, 3
@@ -212,6 +239,14 @@ class UtahimeState(State):
         self.hn_resume = Phase.POST
         self.eff: list[int] | None = None  # [user, source (0 option, 1 hero), slot, step, resume phase]
         self.result: tuple[str, str, str] | None = None
+        # what everybody, and what each seat alone, remembers of cards it cannot see now (UTA-I-CT21)
+        self.pub_hand: list[dict[int, Known]] = [{}, {}]
+        self.pub_out: list[dict[int, Known]] = [{}, {}]
+        self.priv_hand: list[dict[int, Known]] = [{}, {}]
+        self.priv_out: list[dict[int, Known]] = [{}, {}]
+        self.priv_pile: list[set[int]] = [set(), set()]
+        self.priv_down: list[set[int]] = [set(), set()]
+        self._events = None
 
     # -- copying --------------------------------------------------------------------------------
     def clone(self) -> UtahimeState:
@@ -239,6 +274,14 @@ class UtahimeState(State):
         new.draw_queue = [list(q) for q in self.draw_queue]
         new.revealed = list(self.revealed)
         new.eff = list(self.eff) if self.eff is not None else None
+        new.pub_hand = [self.pub_hand[0].copy(), self.pub_hand[1].copy()]
+        new.pub_out = [self.pub_out[0].copy(), self.pub_out[1].copy()]
+        new.priv_hand = [self.priv_hand[0].copy(), self.priv_hand[1].copy()]
+        new.priv_out = [self.priv_out[0].copy(), self.priv_out[1].copy()]
+        new.priv_pile = [self.priv_pile[0].copy(), self.priv_pile[1].copy()]
+        new.priv_down = [self.priv_down[0].copy(), self.priv_down[1].copy()]
+        if self._events is not None:
+            new._events = list(self._events)
         return new
 
     # -- the contract's queries -------------------------------------------------------------------
@@ -719,26 +762,44 @@ class UtahimeState(State):
             assert isinstance(action, Block)
             self._do_block(action)
         elif kind is NoBlock:
+            if self._events is not None:
+                self._emit(E.NO_BLOCK, {"player": 1 - self.attacker})
             self._succeed()
         elif kind is Pass:
             assert isinstance(action, Pass)
             a = self.attacker
             i = self._discard_index(a, action.card, True)
-            self.discards[a][i] &= ~UP  # UTA-R44
-            self._gain(a, 1)  # UTA-R43
+            pile = self.discards[a]
+            pile[i] = pile[i] & ~UP | SEEN  # UTA-R44; everybody saw it go face down (UTA-I-CT21)
+            if self._events is not None:
+                self._emit(E.PASS, {"player": a, "card": action.card})
+                before = list(self.energy)
+                self._gain(a, 1)  # UTA-R43
+                self._say_energy(before)
+            else:
+                self._gain(a, 1)
             self._end_step()
         elif kind is Flip:
             assert isinstance(action, Flip)
             a = self.attacker
             i = self._discard_index(a, action.card, True)
-            self.discards[a][i] &= ~UP
+            pile = self.discards[a]
+            pile[i] = pile[i] & ~UP | SEEN
+            before = list(self.energy)
             self._gain(a, 1)
+            if self._events is not None:
+                self._emit(E.FLIP, {"player": a, "target": a, "card": action.card})
+                self._say_energy(before)
             self.free_used = True  # a free flip makes a stall live (UTA-I-CT5)
         elif kind is SetCard:
             assert isinstance(action, SetCard)
             a = self.attacker
             card = self._hand_card(a, action.card)
             self.set_turn[a][card] = self.turn  # UTA-R37
+            if self.look == 1 - a:  # a seat looking at this hand sees which card is set (UTA-I-CT21)
+                self.priv_hand[1 - a][card] = (self.turn, 0)
+            if self._events is not None:
+                self._emit(E.SET, {"player": a, "turn": self.turn}, {"card": action.card}, self._watchers(a))
             if not self.unlock_turn[a]:
                 self.unlock_turn[a] = self.turn
             if self.rules.jqk_set_costs_action:  # UTA-I-CT6
@@ -749,15 +810,21 @@ class UtahimeState(State):
             self._do_joker()
         elif kind is Stall:
             self.stalled = True  # UTA-R56
+            if self._events is not None:
+                self._emit(E.STALL, {"player": self.attacker})
             self._end_step()
         elif kind is React:
             self._do_react()
         elif kind is NoReact:
+            if self._events is not None:
+                self._emit(E.NO_REACT, {"player": 1 - self.attacker})
             self._resolve_success(reacted=False)
         elif kind is Take:
             assert isinstance(action, Take)
             self._do_take(action)
         elif kind is TakeNothing:
+            if self._events is not None:
+                self._emit(E.TAKE_NOTHING, {"player": self.attacker, "target": 1 - self.attacker})
             self._finish_success()
         elif kind is Draw:
             assert isinstance(action, Draw)
@@ -771,6 +838,8 @@ class UtahimeState(State):
             assert isinstance(action, Pick)
             self._do_pick(action)
         elif kind is EndWindow:
+            if self._events is not None:
+                self._emit(E.END_WINDOW, {"player": self.current_player})
             if self.phase == Phase.BLOCKER_WINDOW:
                 self.phase = Phase.POST
             else:
@@ -779,6 +848,8 @@ class UtahimeState(State):
             assert isinstance(action, Cosmic)
             self._do_cosmic(action)
         elif kind is NoCosmic:
+            if self._events is not None:
+                self._emit(E.NO_COSMIC, {"player": self.attacker})
             self._cleanup()
         elif kind is UseOption:
             assert isinstance(action, UseOption)
@@ -790,6 +861,8 @@ class UtahimeState(State):
             self._do_choose(action)
         elif kind is ChooseNothing:
             assert self.eff is not None
+            if self._events is not None:
+                self._emit(E.CHOOSE_NOTHING, {"player": self.eff[0]})
             self.eff[3] += 1
             self._run_effect()
         elif kind is NameSuit:
@@ -810,6 +883,9 @@ class UtahimeState(State):
         parsed = _parse_token(action.card)
         assert parsed is not None
         self.wished[seat] = resolve(parsed[0], False, seat)
+        recording = self._events is not None
+        if recording:
+            self._emit(E.WISH, {"player": seat}, {"card": action.card}, (seat,))
         if seat == 0:
             return
         for p in (0, 1):
@@ -820,6 +896,14 @@ class UtahimeState(State):
             for _ in range(self.rules.hand_limit - 1):  # UTA-I-CT16
                 if deck:
                     self.hands[p].append(deck.pop())
+            if recording:
+                self._emit(E.DEAL, {"player": p, "count": len(self.hands[p])},
+                           {"cards": [token(c, p) for c in self.hands[p]]}, (p,))
+        if self.rules.wished_card_public:  # UTA-I14 variant: both wished cards are shown (UTA-I-CT12)
+            for p in (0, 1):
+                self._seen_in_hand(self.wished[p], p)
+            if recording:
+                self._emit(E.WISHES_SHOWN, {"cards": [token(self.wished[p], p) for p in (0, 1)]})
         self._start_turn()
 
     def _start_turn(self) -> None:
@@ -844,7 +928,12 @@ class UtahimeState(State):
             if self.rules.empty_hand_joker_rescue and self.joker_up[a]:
                 self.rescue = True
             elif self.rules.end_on_empty_hand:
+                if self._events is not None:
+                    self._emit(E.TURN, {"turn": turn, "player": a, "rescue": False})
                 self._finish(f"P{a + 1} starts turn {turn} with no cards in hand", "UTA-R55")
+                return
+        if self._events is not None:
+            self._emit(E.TURN, {"turn": turn, "player": a, "rescue": self.rescue})
 
     def _end_step(self) -> None:
         """UTA-R10 step 6: the cosmic card decision, if one could be taken (UTA-R52)."""
@@ -868,15 +957,30 @@ class UtahimeState(State):
     def _finish(self, reason: str, rule: str, detail: str = "") -> None:
         self.phase = Phase.OVER
         self.result = (reason, rule, detail)
+        if self._events is not None:
+            out = self.outcome()
+            assert out is not None
+            self._emit(E.GAME_END, {"reason": reason, "rule": rule, "detail": out.detail,
+                                    "winners": list(out.winners), "scores": list(out.scores or ())})
 
     # energy, drawing, moving -----------------------------------------------------------------------
     def _gain(self, seat: int, amount: int) -> None:
         """UTA-R40: change energy, never below 0 (and not above ``energy_cap`` when set, UTA-I-CT14)."""
-        value = self.energy[seat] + amount
+        energy = self.energy
+        value = energy[seat] + amount
         cap = self.rules.energy_cap
         if cap and value > cap:
             value = cap
-        self.energy[seat] = value if value > 0 else 0
+        if value < 0:
+            value = 0
+        energy[seat] = value
+
+    def _say_energy(self, before: list[int]) -> None:
+        """Emit the energy changes since ``before`` (callers guard: only while recording)."""
+        for seat in (0, 1):
+            now = self.energy[seat]
+            if now != before[seat]:
+                self._emit(E.ENERGY, {"player": seat, "change": now - before[seat], "energy": now})
 
     def _draw(self, seat: int, count: int, ignore_limit: bool = False) -> int:
         """UTA-R53/R54: draw from the top of the own deck while the hand has room."""
@@ -888,12 +992,17 @@ class UtahimeState(State):
             drawn += 1
         if drawn and self.look == 1 - seat:  # a look ends when the hand gains a card (UTA-I-CT2)
             self.look = -1
+        if self._events is not None:
+            self._emit(E.DRAW, {"player": seat, "count": drawn},
+                       {"cards": [token(c, seat) for c in hand[len(hand) - drawn:]]} if drawn else None, (seat,))
         return drawn
 
     def _to_hand(self, seat: int, card: int) -> None:
+        """A card everybody saw goes into ``seat``'s hand (♥NEXT's pick, a cosmic card, a recovered discard)."""
         self.hands[seat].append(card)
         if self.look == 1 - seat:
             self.look = -1
+        self.pub_hand[seat][card] = (0, self.turn) if RANK[card] >= JACK else _UNSET  # everybody remembers it
 
     def _from_hand(self, seat: int, card: int) -> None:
         self.hands[seat].remove(card)
@@ -901,7 +1010,22 @@ class UtahimeState(State):
 
     def _forbid(self, seat: int, suit: int) -> None:
         """Register a forbidden suit for ``seat``'s next attacking turn (UTA-R33, UTA-R49(a))."""
-        self.effects.append((self._next_turn_of(seat), BAN, seat, suit))
+        self._add_effect((self._next_turn_of(seat), BAN, seat, suit))
+
+    def _add_effect(self, effect: tuple[int, int, int, int]) -> None:
+        """Register a modifier or forbidden suit (turn, kind, player, value) and say so."""
+        self.effects.append(effect)
+        if self._events is not None:
+            self._emit_effect(effect)
+
+    def _emit_effect(self, effect: tuple[int, int, int, int]) -> None:
+        turn, kind, player, value = effect
+        public: dict[str, Any] = {"player": player, "turn": turn, "effect": EFFECT_KINDS[kind]}
+        if kind == BAN:
+            public["suit"] = SUIT_LETTERS[value]
+        else:
+            public["half_points"] = value
+        self._emit(E.EFFECT, public)
 
     # the attack ----------------------------------------------------------------------------------
     def _do_attack(self, action: Attack) -> None:
@@ -911,9 +1035,24 @@ class UtahimeState(State):
         rules = self.rules
         card = self._hand_card(a, action.card)
         rank, suit = RANK[card], SUIT[card]
+        recording = self._events is not None
+        if recording:
+            self._emit(E.ATTACK, {"player": a, "card": action.card, "next": action.next, "bans": action.bans})
+            registered = len(self.effects)
+            before = list(self.energy)
         if rank == ACE or rank >= 11:
             self._gain(a, -rules.premium_attack_cost)  # UTA-R42
         self._from_hand(a, card)
+        m = self.pub_hand[a]  # face up now: nobody needs to remember it (UTA-I-CT21; ``_forget`` inlined)
+        if card in m:
+            del m[card]
+        elif card in self.pub_out[a]:
+            del self.pub_out[a][card]
+        m = self.priv_hand[d]
+        if card in m:
+            del m[card]
+        elif card in self.priv_out[d]:
+            del self.priv_out[d][card]
         self.discards[a].append(card | UP | SELF)  # UTA-R16 step 2 (UTA-I22)
         if 2 <= rank <= 4:  # UTA-R41
             self._gain(a, 1)
@@ -932,6 +1071,10 @@ class UtahimeState(State):
             effects.append((nxt, BLOCK_BONUS, a, -4))
         if action.next and suit == CLUBS and not rules.club_next_penalty_only_on_success:  # UTA-I64 variant
             effects.append((nxt, ATTACK_BONUS, d, 3))
+        if recording:
+            self._say_energy(before)
+            for effect in effects[registered:]:
+                self._emit_effect(effect)
         self.atk, self.atk_next, self.atk_bans = card, action.next, action.bans
         if self._is_unblockable() or (not self.hands[d] and not self._defender_free_actions(d)):  # R17, R22, CT1
             self._succeed()
@@ -945,17 +1088,22 @@ class UtahimeState(State):
         rules = self.rules
         card = self._hand_card(d, action.card)
         self._from_hand(d, card)
-        self.discards[d].append(card | (UP if rules.block_card_scores else 0) | SELF)  # UTA-I22
+        face_up = rules.block_card_scores
+        # UTA-I22; a block put face down was shown first: everybody remembers it (UTA-I-CT21)
+        self.discards[d].append(card | (UP if face_up else SEEN) | SELF)
+        self._forget(card, d)
+        if self._events is not None:
+            self._emit(E.BLOCK, {"player": d, "card": action.card, "face_up": face_up})
         self.blk = card
         rank = RANK[card]
         if rules.rank_effects_on_block and 2 <= rank <= 10:  # UTA-I27 variant: for turn t+2 (UTA-I-CT19)
             later = self.turn + 2
             for ch in action.bans:
-                self.effects.append((later, BAN, a, SUIT_LETTERS.index(ch)))
+                self._add_effect((later, BAN, a, SUIT_LETTERS.index(ch)))
             if 5 <= rank <= 7:
-                self.effects.append((later, BLOCK_BONUS, d, 4))
+                self._add_effect((later, BLOCK_BONUS, d, 4))
             elif 8 <= rank <= 10:
-                self.effects.append((later, BONUS_810, d, 2))
+                self._add_effect((later, BONUS_810, d, 2))
         if rules.heart_next_after_block and self.decks[d] and not self.hn_turn[d] and not (
                 rules.heart_next_limit == "per_game" and self.hn_game[d]):
             self.phase = Phase.BLOCKER_WINDOW  # UTA-I67 variant, opened on public information (UTA-I-CT1)
@@ -967,6 +1115,8 @@ class UtahimeState(State):
         self.success = True
         card, a = self.atk, self.attacker
         d = 1 - a
+        if self._events is not None:
+            self._emit(E.SUCCESS, {"player": a})
         suit = SUIT[card]
         if suit in (HEARTS, CLUBS):
             self.success_kind = DRAW_EFFECT
@@ -998,6 +1148,9 @@ class UtahimeState(State):
         d = 1 - self.attacker
         ace = self._react_card()
         self._from_hand(d, ace)
+        self._forget(ace, d)
+        if self._events is not None:
+            self._emit(E.REACT, {"player": d, "card": token(ace, d)})
         self.discards[d].append(ace | UP | SELF)
         self.reacted = ace
         self._resolve_success(reacted=True)
@@ -1021,7 +1174,7 @@ class UtahimeState(State):
         if reacted:  # ♦A: the attacker does not look, nothing leaves the hand
             self._finish_success()
             return
-        self.look = a  # UTA-R24: the attacker sees the whole hand (UTA-R59)
+        self._start_look(a)  # UTA-R24: the attacker sees the whole hand (UTA-R59)
         self.phase = Phase.TARGET
 
     def _do_take(self, action: Take) -> None:
@@ -1030,24 +1183,39 @@ class UtahimeState(State):
         d = 1 - a
         card = self._hand_card(d, action.card)
         self._from_hand(d, card)
+        recording = self._events is not None
+        if SUIT[self.atk] == SPADES and RANK[self.atk] != ACE and self.success_kind != DNEXT_EFFECT:
+            self.discards[d].append(card)  # UTA-R24: face down; the attacker chose it, so knows it
+            self._hidden_exit(d, card, (a,))
+            if recording:
+                self._emit(E.TAKE, {"player": a, "target": d, "face_up": False, "pile": d, "where": "last"},
+                           {"card": action.card}, (a, d))
+            self._finish_success()
+            return
+        self._forget(card, d)
+        owner = d
+        where = "last"
         if self.success_kind == DNEXT_EFFECT:
-            pile = self.discards[a if self.rules.diamond_next_pile == "self" else d]  # UTA-I60 (UTA-I-CT18)
+            owner = a if self.rules.diamond_next_pile == "self" else d  # UTA-I60 (UTA-I-CT18)
+            pile = self.discards[owner]
             if action.where == "first":
+                where = "first"
                 pile.insert(0, card | UP)
             else:
                 pile.append(card | UP)
-            if not self.rules.diamond_next_penalty_always:  # UTA-I61 variant (UTA-I-CT20)
-                self.effects.append((self.turn + 1, BLOCK_BONUS, a, -4))
-        elif SUIT[self.atk] == SPADES and RANK[self.atk] != ACE:
-            self.discards[d].append(card)
         else:
             self.discards[d].append(card | UP)
+        if recording:
+            self._emit(E.TAKE, {"player": a, "target": d, "face_up": True, "pile": owner, "where": where,
+                                "card": action.card})
+        if self.success_kind == DNEXT_EFFECT and not self.rules.diamond_next_penalty_always:
+            self._add_effect((self.turn + 1, BLOCK_BONUS, a, -4))  # UTA-I61 variant (UTA-I-CT20)
         self._finish_success()
 
     def _finish_success(self) -> None:
         """UTA-R22 step 3: the ♣NEXT price, then the post-attack window."""
         if self.atk_next and SUIT[self.atk] == CLUBS and self.rules.club_next_penalty_only_on_success:
-            self.effects.append((self.turn + 1, ATTACK_BONUS, 1 - self.attacker, 3))  # UTA-R49(d)
+            self._add_effect((self.turn + 1, ATTACK_BONUS, 1 - self.attacker, 3))  # UTA-R49(d)
         self.phase = Phase.POST
 
     def _advance_draws(self) -> None:
@@ -1066,6 +1234,8 @@ class UtahimeState(State):
         """UTA-R45: joker face down; attacker then defender draw up to 2; the turn ends."""
         a = self.attacker
         self.joker_up[a] = False
+        if self._events is not None:
+            self._emit(E.JOKER, {"player": a})
         if self.rules.optional_draws:
             self.draw_queue = [[a, 2], [1 - a, 2]]
             self.draw_then = DRAWS_THEN_END
@@ -1083,18 +1253,28 @@ class UtahimeState(State):
         assert parsed is not None
         card = resolve(parsed[0], parsed[1], seat)
         pile = self.discards[seat]
+        recording = self._events is not None
         if self.rules.heart_next_source == "hand":
+            watchers = self._watchers(seat)
             self._from_hand(seat, card)
-            pile.append(card)
+            pile.append(card | COST)  # face down; everybody knows it is a heart (UTA-I-CT22)
+            self._hidden_exit(seat, card, watchers[1:])
+            if recording:
+                self._emit(E.HEART_NEXT, {"player": seat, "suit": "H"}, {"card": action.card}, watchers)
         else:
             for i, e in enumerate(pile):
                 if e & CARD_MASK == card:
                     pile[i] = e & ~UP
                     break
+            pile[i] |= SEEN
+            if recording:
+                self._emit(E.HEART_NEXT, {"player": seat, "suit": "H", "card": action.card, "source": "played_card"})
         self.hn_turn[seat] = True
         self.hn_game[seat] = True
         deck = self.decks[seat]
         self.revealed = [deck.pop() for _ in range(min(3, len(deck)))]
+        if recording:
+            self._emit(E.REVEAL, {"player": seat, "cards": [token(c, seat) for c in self.revealed]})
         self.hn_user = seat
         self.hn_resume = Phase.POST
         if len(self.revealed) == 1:  # UTA-I-CT13
@@ -1109,11 +1289,14 @@ class UtahimeState(State):
 
     def _pick(self, card: int) -> None:
         seat = self.hn_user
-        self._to_hand(seat, card)
+        self._to_hand(seat, card)  # everybody saw which card was kept (UTA-I-CT21)
         pile = self.discards[seat]
         for c in self.revealed:
             if c != card:
-                pile.append(c)  # UTA-I69: face down
+                pile.append(c | SEEN)  # UTA-I69: face down, but everybody saw them (UTA-I-CT21)
+        if self._events is not None:
+            self._emit(E.PICK, {"player": seat, "card": token(card, seat),
+                                "discarded": [token(c, seat) for c in self.revealed if c != card]})
         self.revealed = []
         self.hn_user = -1
         self.phase = self.hn_resume
@@ -1126,6 +1309,8 @@ class UtahimeState(State):
         card = resolve(parsed[0], False, a)
         self.pools[a].remove(card)
         self._to_hand(a, card)
+        if self._events is not None:
+            self._emit(E.COSMIC, {"player": a, "card": action.card})
         self.cosmic_taken = True
         if self.phase == Phase.END:
             self._cleanup()
@@ -1137,6 +1322,8 @@ class UtahimeState(State):
         for slot, card in enumerate(self.kit.loadouts[seat]):
             if card.name == action.name and self.opt_up[seat][slot]:
                 self.opt_up[seat][slot] = False  # UTA-R46: turned face down, spent
+                if self._events is not None:
+                    self._emit(E.OPTION, {"player": seat, "option": action.name, "slot": slot})
                 self._start_effect(seat, 0, slot)
                 return
 
@@ -1144,6 +1331,9 @@ class UtahimeState(State):
         seat = self.current_player
         assert seat is not None
         self.hero_left[seat] -= 1
+        if self._events is not None:
+            hero = self.kit.heroes[seat]
+            self._emit(E.HERO, {"player": seat, "hero": hero.name if hero is not None else ""})
         self._start_effect(seat, 1, 0)
 
     def _start_effect(self, seat: int, source: int, slot: int) -> None:
@@ -1164,7 +1354,7 @@ class UtahimeState(State):
             if step.needs_choice:
                 if step.do == "forbid_suit" or self._effect_candidates(user, step, card)[1]:
                     if step.do == "discard_from_hand" and step.who == "opponent":
-                        self.look = user  # looking at the hand is part of choosing from it
+                        self._start_look(user)  # looking at the hand is part of choosing from it
                     self.phase = Phase.EFFECT
                     return
             else:
@@ -1182,26 +1372,31 @@ class UtahimeState(State):
             for s in seats:
                 self._draw(s, step.count, card.ignore_hand_limit)
         elif do == "look_at_hand":
-            self.look = user
+            self._start_look(user)
         elif do == "mill":
             deck, pile = self.decks[user], self.discards[user]
-            for _ in range(step.count):
-                if deck:
-                    pile.append(deck.pop() | (UP if step.face == "up" else 0))
+            face_up = step.face == "up"
+            milled = [deck.pop() for _ in range(min(step.count, len(deck)))]
+            pile.extend(c | (UP if face_up else 0) for c in milled)
+            if self._events is not None:
+                tokens = [token(c, user) for c in milled]
+                public: dict[str, Any] = {"player": user, "count": len(milled), "face_up": face_up}
+                if face_up:
+                    public["cards"] = tokens
+                self._emit(E.MILL, public, None if face_up else {"cards": tokens}, (user,))
         elif do == "forbid_suit":
             self._forbid(opp, step.suit)
         elif do == "change_energy":
+            before = list(self.energy)
             self._gain(user if step.who == "self" else opp, step.amount)
+            if self._events is not None:
+                self._say_energy(before)
         elif do == "add_modifier":
+            when = self.turn if step.duration == "this_turn" else self._next_turn_of(opp)
             if step.target == "my_blocks":
-                when = self.turn if step.duration == "this_turn" else self._next_turn_of(opp)
-                self.effects.append((when, BLOCK_BONUS, user, step.amount))
+                self._add_effect((when, BLOCK_BONUS, user, step.amount))
             else:
-                if step.duration == "this_turn":
-                    when = self.turn
-                else:
-                    when = self._next_turn_of(opp)
-                self.effects.append((when, ATTACK_BONUS, opp, step.amount))
+                self._add_effect((when, ATTACK_BONUS, opp, step.amount))
 
     def _do_choose(self, action: Choose) -> None:
         user, card_def, step = self._effect_step()
@@ -1210,12 +1405,28 @@ class UtahimeState(State):
         assert parsed is not None and self.eff is not None
         card = resolve(parsed[0], parsed[1], owner)
         do = step.do
+        recording = self._events is not None
         if do == "discard_from_hand":
+            face_up = step.face == "up"
+            watchers = self._watchers(owner) if owner == user else (owner, user)
             self._from_hand(owner, card)
-            self.discards[owner].append(card | (UP if step.face == "up" else 0))
+            self.discards[owner].append(card | (UP if face_up else 0))
+            if face_up:
+                self._forget(card, owner)
+            else:
+                self._hidden_exit(owner, card, watchers[1:])
+            if recording:
+                public: dict[str, Any] = {"player": user, "target": owner, "face_up": face_up, "pile": owner}
+                if face_up:
+                    public["card"] = action.card
+                self._emit(E.DISCARD, public, None if face_up else {"card": action.card}, watchers)
         elif do == "exchange":  # UTA-R39: J/Q/K may be chosen, set or not; face down, then draw (UTA-I-CT15)
+            watchers = self._watchers(owner)
             self._from_hand(owner, card)
             self.discards[owner].append(card)
+            self._hidden_exit(owner, card, watchers[1:])
+            if recording:
+                self._emit(E.EXCHANGE, {"player": owner}, {"card": action.card}, watchers)
             self._draw(owner, 1, card_def.ignore_hand_limit)
         elif do == "recover":
             pile = self.discards[owner]
@@ -1224,14 +1435,121 @@ class UtahimeState(State):
                     del pile[i]
                     break
             self._to_hand(owner, card)
+            if recording:
+                self._emit(E.RECOVER, {"player": owner, "card": action.card})
         elif do == "flip_discard":
             pile = self.discards[owner]
             for i, e in enumerate(pile):
                 if e & CARD_MASK == card:
-                    pile[i] = e & ~UP
+                    pile[i] = e & ~UP | SEEN
                     break
+            if recording:
+                self._emit(E.FLIP, {"player": user, "target": owner, "card": action.card})
         self.eff[3] += 1
         self._run_effect()
+
+    # -- seat memory (UTA-I-CT21) ------------------------------------------------------------------------
+    def _seen_in_hand(self, card: int, player: int) -> None:
+        """Everybody saw ``card`` go into ``player``'s hand (a shown wished card; ``_to_hand`` does the same)."""
+        self.pub_hand[player][card] = (0, self.turn) if RANK[card] >= JACK else _UNSET
+
+    def _forget(self, card: int, player: int) -> None:
+        """``card`` left ``player``'s hand face up: nobody needs to remember it."""
+        m = self.pub_hand[player]
+        if card in m:
+            del m[card]
+        else:
+            m = self.pub_out[player]
+            if card in m:
+                del m[card]
+        m = self.priv_hand[1 - player]
+        if card in m:
+            del m[card]
+        else:
+            m = self.priv_out[1 - player]
+            if card in m:
+                del m[card]
+
+    def _hidden_exit(self, player: int, card: int, seers: tuple[int, ...]) -> None:
+        """A card of ``player``'s hand went face down to the pile: ``seers`` know which; the others only that one did."""
+        other = 1 - player
+        if other in seers:
+            self.priv_down[other].add(card)
+            self.priv_hand[other].pop(card, None)
+            self.priv_out[other].pop(card, None)
+        else:
+            held = self.priv_hand[other]
+            if held:  # what it knew in the hand may now be face down in the pile instead
+                self.priv_out[other].update(held)
+                held.clear()
+        held = self.pub_hand[player]
+        if held:
+            self.pub_out[player].update(held)
+            held.clear()
+
+    def remembered(self, observer: int | None, player: int) -> dict[int, MemoryEntry]:
+        """What ``observer`` (None: a spectator) remembers of ``player``'s hand side: the public memory, then its own."""
+        out: dict[int, MemoryEntry] = {c: (OUT, *k) for c, k in self.pub_out[player].items()}
+        out.update((c, (HAND, *k)) for c, k in self.pub_hand[player].items())
+        if observer is not None and observer != player:
+            out.update((c, (OUT, *k)) for c, k in self.priv_out[observer].items())
+            out.update((c, (HAND, *k)) for c, k in self.priv_hand[observer].items())
+            out.update((c, (PILE, 0, 0)) for c in self.priv_pile[observer])
+            for c in self.priv_down[observer]:
+                out.pop(c, None)
+        return out
+
+    def known_face_down(self, observer: int | None, player: int) -> set[int]:
+        """The face-down cards of ``player``'s pile that ``observer`` (None: a spectator) knows."""
+        out = {e & CARD_MASK for e in self.discards[player] if e & SEEN}
+        if observer is not None and observer != player:
+            out |= self.priv_down[observer]
+        return out
+
+    def _watchers(self, player: int) -> tuple[int, ...]:
+        """The seats that see ``player``'s hand now: the owner, then the other seat while it looks (UTA-R59)."""
+        return (player, 1 - player) if self.look == 1 - player else (player,)
+
+    def _start_look(self, looker: int) -> None:
+        """``looker`` sees the other seat's whole hand, set cards included (UTA-R24, UTA-I33), and remembers it."""
+        target = 1 - looker
+        self.look = looker
+        hand = self.hands[target]
+        maybe = self.priv_out[looker]
+        if maybe:  # cards it knew in the hand or the pile: those not in the hand are in the pile
+            self.priv_pile[looker].update(c for c in maybe if c not in hand)
+            maybe.clear()
+        maybe = self.pub_out[target]
+        if maybe:
+            self.priv_pile[looker].update(c for c in maybe if c not in hand)
+        known = self.priv_hand[looker]
+        known.update(dict.fromkeys(hand, _UNSET))
+        pictures = PICTURES.intersection(hand)
+        if pictures:
+            sets = self.set_turn[target]
+            for c in pictures:
+                t = sets.get(c, 0)
+                known[c] = (t, 0) if t else (0, self.turn)
+        if self._events is not None:
+            sets = self.set_turn[target]
+            ordered = sorted(hand, key=SORT_KEY.__getitem__)
+            self._emit(E.LOOK, {"player": looker, "target": target},
+                       {"hand": [token(c, target) for c in ordered],
+                        "set": [{"card": token(c, target), "turn": sets[c]} for c in ordered if c in sets]},
+                       (looker,))
+
+    def _setup_events(self) -> None:
+        """What the setup tells everybody: who moves first and why (UTA-R6, UTA-I15, UTA-I16)."""
+        costs, counts = self.kit.costs, self.kit.counts
+        if costs[0] != costs[1]:
+            reason = "lower option cost, UTA-R6"
+        elif counts[0] != counts[1]:
+            reason = "fewer option cards, UTA-I15"
+        elif self.rules.first_player == "random":
+            reason = "chosen at random, UTA-I16"
+        else:
+            reason = "rule flag first_player, UTA-I16"
+        self._emit(E.SETUP, {"first_player": self.first, "reason": reason})
 
     # -- outcome (UTA-R55-R58) ------------------------------------------------------------------------
     def outcome(self) -> Outcome | None:

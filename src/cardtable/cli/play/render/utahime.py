@@ -133,7 +133,7 @@ def render_hand(tokens: Sequence[str], set_cards: Sequence[Mapping[str, Any]], s
 
 
 def render_discard(entries: Sequence[Mapping[str, Any]]) -> Text:
-    """A discard pile, bottom first: face-up cards, face-down ones as ▒▒ (their owner sees them dim)."""
+    """A discard pile, bottom first: face-up cards, face-down ones as ▒▒ (dim and bracketed when the viewer knows them)."""
     out = Text()
     for k, e in enumerate(entries):
         if k:
@@ -142,10 +142,35 @@ def render_discard(entries: Sequence[Mapping[str, Any]]) -> Text:
             out.append_text(card_text(e.get("card")))
         elif e.get("card"):
             out.append(f"[{e['card']}]", style="dim")
+        elif e.get("heart_next_cost"):
+            out.append("▒♥", style="dim")  # ♥NEXT's price: a heart, which one unknown (UTA-I-CT22)
         else:
             out.append("▒▒", style="dim")
     if not entries:
         out.append("-", style="dim")
+    return out
+
+
+def render_memory(memory: Sequence[Mapping[str, Any]]) -> Text | None:
+    """What the viewer remembers of a hidden hand (UTA-I-CT21): cards in it, and cards in it or face down in the pile."""
+    held = [m for m in memory if m.get("where") == "hand"]
+    maybe = [m for m in memory if m.get("where") == "hand_or_pile"]
+    pile = [m for m in memory if m.get("where") == "pile"]
+    if not (held or maybe or pile):
+        return None
+    out = Text()
+    for label, group in (("in hand ", held), ("in hand or face down ", maybe), ("face down ", pile)):
+        if not group:
+            continue
+        if out:
+            out.append(" · ")
+        out.append(label, style="dim")
+        for k, m in enumerate(group):
+            if k:
+                out.append(" ")
+            out.append_text(card_text(str(m.get("card"))))
+            if m.get("set"):
+                out.append(f"▼{m['set']}", style="dim")
     return out
 
 
@@ -170,6 +195,9 @@ def render_player(p: int, item: Mapping[str, Any], view: Mapping[str, Any], ctx:
         if sets:
             hidden += f", {len(sets)} of them J/Q/K set face down (set in turn {', '.join(str(s['turn']) for s in sets)})"
         grid.add_row("hand", Text(hidden))
+        known = render_memory(item.get("memory") or [])
+        if known is not None:
+            grid.add_row("known", known)
     if item.get("wished"):
         grid.add_row("wished", card_text(str(item["wished"])))
     pile = list(item.get("discard") or [])
@@ -281,6 +309,7 @@ def render_utahime(view: Mapping[str, Any], ctx: Context) -> RenderableType:
         parts.append(Text("• ").append_text(m))
     parts.append(Text("(n) counts n this turn · ▼set J/Q/K set face down · ▒▒ face down · + cosmic · ~ other deck",
                       style="dim"))
+    parts.append(Text("[X] face down, remembered · ▒♥ face down, a heart (♥NEXT's price)", style="dim"))
     pend = describe_pending(view, ctx)
     if pend is not None:
         parts.append(pend)
@@ -306,7 +335,7 @@ def describe_action(action: str, actor: int, ctx: Context) -> str:
     if verb == "heartnext":
         return f"{who} uses ♥NEXT (a heart goes face down)"
     if verb == "pick":
-        return f"{who} takes one of the revealed cards"
+        return f"{who} takes one of the revealed cards"  # public (UTA-I-CT21); the event log names it
     if verb == "choose":
         return f"{who} makes a choice for an option effect"
     if verb == "attack":
