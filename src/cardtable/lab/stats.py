@@ -69,3 +69,49 @@ def elo_difference(score: float) -> float:
     if score >= 1.0:
         return math.inf
     return -400.0 * math.log10(1.0 / score - 1.0)
+
+
+def wilson(successes: int, trials: int, confidence: float = CONFIDENCE) -> Interval:
+    """A proportion with its Wilson interval (``scipy.stats.binomtest``); NaN with [0, 1] for no trials.
+
+    >>> round(wilson(7, 10).low, 3), round(wilson(7, 10).high, 3)
+    (0.397, 0.892)
+    """
+    if trials <= 0:
+        return Interval(math.nan, 0.0, 1.0, "none")
+    ci = stats.binomtest(int(successes), int(trials)).proportion_ci(confidence_level=confidence, method="wilson")
+    return Interval(successes / trials, float(ci.low), float(ci.high), "wilson")
+
+
+def game_bootstrap(groups: Sequence[int] | np.ndarray, numerators: np.ndarray, denominators: np.ndarray,
+                   resamples: int = 2000, seed: int = 12345) -> np.ndarray:
+    """Resampled ratios ``sum(numerator) / sum(denominator)`` of several metrics at once, resampling whole games.
+
+    Row ``i`` of ``numerators`` and ``denominators`` (one column per metric) belongs to game ``groups[i]``;
+    each resample draws the games with replacement (multinomial weights), so rows of one game (its seats)
+    stay together. Returns a ``resamples x metrics`` array (NaN where a resample has no denominator).
+    """
+    codes, inverse = np.unique(np.asarray(groups), return_inverse=True)
+    num = np.zeros((len(codes), numerators.shape[1]))
+    den = np.zeros((len(codes), denominators.shape[1]))
+    np.add.at(num, inverse, numerators)
+    np.add.at(den, inverse, denominators)
+    rng = np.random.default_rng(seed)
+    out = np.empty((resamples, numerators.shape[1]))
+    chunk = max(1, min(resamples, 2_000_000 // max(1, len(codes))))
+    for start in range(0, resamples, chunk):
+        size = min(chunk, resamples - start)
+        weights = rng.multinomial(len(codes), np.full(len(codes), 1.0 / len(codes)), size=size).astype(float)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            out[start:start + size] = (weights @ num) / (weights @ den)
+    return out
+
+
+def percentile_interval(samples: np.ndarray, confidence: float = CONFIDENCE) -> tuple[float, float]:
+    """The central ``confidence`` interval of bootstrap samples (NaN-safe)."""
+    finite = samples[np.isfinite(samples)]
+    if not len(finite):
+        return (math.nan, math.nan)
+    tail = (1.0 - confidence) / 2 * 100
+    low, high = np.percentile(finite, [tail, 100 - tail])
+    return (float(low), float(high))

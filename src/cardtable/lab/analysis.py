@@ -1,0 +1,557 @@
+"""The numbers of a lab report: seat advantage, game length, how games end, and per-card strength.
+
+Every rate comes with a 95% interval: Wilson intervals for plain proportions, and a bootstrap that
+resamples whole games (both seats of a game stay together) for the per-card and per-play rates.
+The estimates that control for seat, deck or option set and for the other cards are logistic
+regressions fitted by statsmodels, with standard errors clustered by game, reported as average
+marginal effects (percentage points of win probability).
+
+A *win* is a seat among the winners (a shared win counts for each winner); a draw is a game with
+no winner; a game stopped at the action limit is a draw. Seats are also read by *position* in the
+turn order: position 0 moved first (Zeta's coin toss ZETA-R8, Oscilloscope's start player OSC-R4,
+Utahime's first player UTA-R6).
+"""
+
+from __future__ import annotations
+
+import math
+import warnings
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import pandas as pd  # type: ignore[import-untyped]
+
+from .facts import UtahimePlay, Verb
+from .stats import Interval, game_bootstrap, percentile_interval, wilson
+from .storage import LoadedRun
+from .study import PlayedGame
+
+POSITION_NAMES = ("first", "second", "third", "fourth", "fifth", "sixth")
+"""How the report names turn-order positions."""
+
+
+# -- frames --------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Frames:
+    """A run as tables: one row per game, one per seat of a game, and one per stored fact."""
+
+    games: pd.DataFrame
+    seats: pd.DataFrame
+    facts: pd.DataFrame
+    players: int
+
+
+def frames(games: Sequence[PlayedGame]) -> Frames:
+    """The tables of a run's games (``LoadedRun.games``)."""
+    game_rows = []
+    seat_rows = []
+    fact_rows = []
+    players = max((g.players for g in games), default=0)
+    for g in games:
+        first = g.facts.first_player
+        game_rows.append({"game": g.index, "group": g.group, "rotation": g.rotation, "seed": g.seed,
+                          "players": g.players, "first": -1 if first is None else first,
+                          "winners": len(g.winners), "draw": not g.winners, "length": g.length,
+                          "turns": g.facts.turns, "reason": g.reason, "rule": g.rule, "truncated": g.truncated,
+                          "seconds": g.seconds})
+        for seat in range(g.players):
+            ctx = g.facts.context[seat] if seat < len(g.facts.context) else {}
+            row: dict[str, Any] = {"game": g.index, "seat": seat, "spec": g.specs[seat],
+                                   "position": (seat - first) % g.players if first is not None else seat,
+                                   "won": int(seat in g.winners),
+                                   "score": g.scores[seat] if g.scores is not None and seat < len(g.scores) else math.nan,
+                                   "turns": g.facts.turns, "length": g.length}
+            for key, value in ctx.items():
+                if isinstance(value, (int, float, str)) or value is None:
+                    row[f"ctx_{key}"] = value
+                elif isinstance(value, list):
+                    row[f"ctx_{key}"] = ",".join(map(str, value))
+            if g.players == 2 and 1 - seat < len(g.facts.context):
+                deck = g.facts.context[1 - seat].get("deck")
+                if deck is not None:
+                    row["ctx_opponent_deck"] = deck
+            seat_rows.append(row)
+        for f in g.facts.facts:
+            fact_rows.append((g.index, f.seat, str(f.verb), f.item, f.turn, f.count))
+    facts = pd.DataFrame(fact_rows, columns=["game", "seat", "verb", "item", "turn", "count"])
+    return Frames(pd.DataFrame(game_rows), pd.DataFrame(seat_rows), facts, players)
+
+
+def counts(fr: Frames, verb: Verb | str, items: Sequence[str] | None = None,
+           item_of: Callable[[str], str] | None = None) -> pd.DataFrame:
+    """Per seat-game (rows aligned with ``fr.seats``): how often ``verb`` happened to each item.
+
+    ``item_of`` maps stored items to the reported ones (a Utahime card to its rank, say).
+    """
+    f = fr.facts[fr.facts["verb"] == str(verb)]
+    if item_of is not None and len(f):
+        f = f.assign(item=f["item"].map(item_of))
+    table = f.pivot_table(index=["game", "seat"], columns="item", values="count", aggfunc="sum", fill_value=0) \
+        if len(f) else pd.DataFrame()
+    index = pd.MultiIndex.from_frame(fr.seats[["game", "seat"]])
+    table = table.reindex(index, fill_value=0)
+    if items is not None:
+        table = table.reindex(columns=list(items), fill_value=0)
+    return table.reset_index(drop=True).astype(float)
+
+
+# -- the general numbers -------------------------------------------------------------------------
+def _interval(x: Interval) -> dict[str, float]:
+    return {"value": x.value, "low": x.low, "high": x.high}
+
+
+def seat_advantage(fr: Frames) -> dict[str, list[dict[str, Any]]]:
+    """Each turn-order position's and each seat's win rate with its Wilson interval; each agent's too."""
+    out: dict[str, list[dict[str, Any]]] = {"by_position": [], "by_seat": [], "by_agent": []}
+    s = fr.seats
+    for key, column in (("by_position", "position"), ("by_seat", "seat")):
+        for value in sorted(s[column].unique()):
+            rows = s[s[column] == value]
+            wins, n = int(rows["won"].sum()), len(rows)
+            label = POSITION_NAMES[int(value)] if key == "by_position" else f"seat {int(value)}"
+            out[key].append({column: int(value), "label": label, "games": n, "wins": wins,
+                             **_interval(wilson(wins, n))})
+    if s["spec"].nunique() > 1:
+        for spec in sorted(s["spec"].unique()):
+            rows = s[s["spec"] == spec]
+            wins, n = int(rows["won"].sum()), len(rows)
+            out["by_agent"].append({"agent": spec, "games": n, "wins": wins, **_interval(wilson(wins, n))})
+    return out
+
+
+def draws(fr: Frames) -> dict[str, Any]:
+    """How many games nobody won (and how many of those stopped at the action limit), with an interval."""
+    g = fr.games
+    n, k = len(g), int(g["draw"].sum())
+    return {"games": n, "draws": k, "truncated": int(g["truncated"].sum()), **_interval(wilson(k, n))}
+
+
+def _mean_interval(values: np.ndarray) -> tuple[float, float, float]:
+    """A mean with a percentile bootstrap interval (games resampled)."""
+    if not len(values):
+        return (math.nan, math.nan, math.nan)
+    samples = game_bootstrap(np.arange(len(values)), values.reshape(-1, 1).astype(float),
+                             np.ones((len(values), 1)), resamples=2000)
+    low, high = percentile_interval(samples[:, 0])
+    return (float(values.mean()), low, high)
+
+
+def distribution(values: np.ndarray) -> dict[str, Any]:
+    """Mean (with a bootstrap interval) and quantiles of a per-game quantity."""
+    if not len(values):
+        return {"mean": math.nan}
+    mean, low, high = _mean_interval(values)
+    q = np.percentile(values, [5, 25, 50, 75, 95])
+    return {"mean": mean, "mean_low": low, "mean_high": high, "min": float(values.min()), "p5": float(q[0]),
+            "p25": float(q[1]), "median": float(q[2]), "p75": float(q[3]), "p95": float(q[4]),
+            "max": float(values.max())}
+
+
+def lengths(fr: Frames) -> dict[str, Any]:
+    """The distribution of game length in actions and in turns."""
+    return {"actions": distribution(fr.games["length"].to_numpy()),
+            "turns": distribution(fr.games["turns"].to_numpy())}
+
+
+def endings(fr: Frames) -> list[dict[str, Any]]:
+    """How games end: by rule, with the commonest reason, the share of games and its interval."""
+    g = fr.games
+    out: list[dict[str, Any]] = []
+    n = len(g)
+    for rule, rows in g.groupby("rule", sort=False):
+        reasons = rows["reason"].value_counts()
+        k = len(rows)
+        out.append({"rule": str(rule) or "action limit", "reason": str(reasons.index[0]), "reasons": int(len(reasons)),
+                    "games": k, "draws": int(rows["draw"].sum()), **_interval(wilson(k, n))})
+    out.sort(key=lambda r: -int(r["games"]))
+    return out
+
+
+def scores(fr: Frames) -> list[dict[str, Any]]:
+    """Each position's final score (games that report scores): mean with interval and quantiles."""
+    s = fr.seats
+    if s["score"].isna().all():
+        return []
+    out = []
+    for position in sorted(s["position"].unique()):
+        values = s.loc[(s["position"] == position) & s["score"].notna(), "score"].to_numpy(dtype=float)
+        out.append({"position": int(position), "label": POSITION_NAMES[int(position)], **distribution(values)})
+    return out
+
+
+# -- rates with a game bootstrap -----------------------------------------------------------------
+@dataclass(frozen=True)
+class RateSpec:
+    """One rate to report: win rate over the seat-games of ``mask`` (or, with ``minus``, a difference)."""
+
+    name: str
+    mask: np.ndarray
+    minus: np.ndarray | None = None
+
+
+def bootstrap_rates(fr: Frames, specs: Sequence[RateSpec], outcome: np.ndarray | None = None,
+                    resamples: int = 2000) -> dict[str, dict[str, float]]:
+    """Win rates (or rate differences) over seat-game masks, each with a game-resampling bootstrap interval."""
+    win = fr.seats["won"].to_numpy(dtype=float) if outcome is None else outcome
+    groups = fr.seats["game"].to_numpy()
+    masks: list[np.ndarray] = []
+    where: list[tuple[int, int | None]] = []
+    for spec in specs:
+        masks.append(spec.mask.astype(float))
+        if spec.minus is not None:
+            masks.append(spec.minus.astype(float))
+            where.append((len(masks) - 2, len(masks) - 1))
+        else:
+            where.append((len(masks) - 1, None))
+    if not masks or not len(win):
+        return {s.name: {"value": math.nan, "low": math.nan, "high": math.nan, "n": 0} for s in specs}
+    den = np.column_stack(masks)
+    num = den * win[:, None]
+    samples = game_bootstrap(groups, num, den, resamples=resamples)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        point = num.sum(axis=0) / den.sum(axis=0)
+    out = {}
+    for spec, (i, j) in zip(specs, where, strict=True):
+        if j is None:
+            value, dist, n = point[i], samples[:, i], int(den[:, i].sum())
+        else:
+            value, dist, n = point[i] - point[j], samples[:, i] - samples[:, j], int(min(den[:, i].sum(), den[:, j].sum()))
+        low, high = percentile_interval(dist)
+        out[spec.name] = {"value": float(value), "low": low, "high": high, "n": n}
+    return out
+
+
+# -- regressions (statsmodels) -------------------------------------------------------------------
+@dataclass(frozen=True)
+class Effects:
+    """A fitted regression: each feature's average marginal effect with its interval, and the fit's facts."""
+
+    model: str
+    """``logit`` (win or not) or ``ols`` (a score)."""
+    outcome: str
+    effects: dict[str, dict[str, float]]
+    """Per feature: ``coef``, ``p``, ``ame``, ``ame_low``, ``ame_high`` (the AME is the coefficient for OLS)."""
+    controls: tuple[str, ...]
+    observations: int
+    dropped: tuple[str, ...]
+    """Features left out: constant, or collinear with the controls."""
+    note: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        """The fit as JSON."""
+        return {"model": self.model, "outcome": self.outcome, "effects": self.effects, "controls": list(self.controls),
+                "observations": self.observations, "dropped": list(self.dropped), "note": self.note}
+
+
+def fit_effects(data: pd.DataFrame, outcome: str, features: Sequence[str], controls: Sequence[str] = (),
+                categorical: Sequence[str] = (), groups: str | None = None, model: str = "logit") -> Effects:
+    """Regress ``outcome`` on ``features`` plus controls with statsmodels (Logit or OLS), errors clustered by ``groups``.
+
+    Numeric ``controls`` enter as they are, ``categorical`` ones as dummies (first level dropped);
+    features without variance are dropped and named in ``dropped``.
+    """
+    from statsmodels.discrete.discrete_model import Logit  # type: ignore[import-untyped]
+    from statsmodels.regression.linear_model import OLS  # type: ignore[import-untyped]
+    from statsmodels.tools.tools import add_constant  # type: ignore[import-untyped]
+
+    y = data[outcome].astype(float)
+    kept = [f for f in features if data[f].astype(float).std() > 0]
+    dropped = [f for f in features if f not in kept]
+    parts = [data[kept].astype(float)]
+    used_controls: list[str] = []
+    for c in controls:
+        if data[c].astype(float).std() > 0:
+            parts.append(data[[c]].astype(float))
+            used_controls.append(c)
+    for c in categorical:
+        if data[c].nunique() > 1:
+            dummies = pd.get_dummies(data[c].astype(str), prefix=c, drop_first=True).astype(float)
+            parts.append(dummies)
+            used_controls.append(c)
+    X = add_constant(pd.concat(parts, axis=1), has_constant="add")
+    X = X.loc[:, ~X.columns.duplicated()]
+    # drop features collinear with the rest (a card every deck holds and every seat draws)
+    rank_ok = list(X.columns)
+    if np.linalg.matrix_rank(X.to_numpy()) < X.shape[1]:
+        rank_ok = []
+        for col in X.columns:
+            trial = [*rank_ok, col]
+            if np.linalg.matrix_rank(X[trial].to_numpy()) == len(trial):
+                rank_ok.append(col)
+        for col in X.columns:
+            if col not in rank_ok and col in kept:
+                kept.remove(col)
+                dropped.append(col)
+        X = X[rank_ok]
+    cov: dict[str, Any] = {}
+    if groups is not None:
+        cov = {"cov_type": "cluster", "cov_kwds": {"groups": data[groups].to_numpy()}}
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        if model == "logit":
+            try:
+                res = Logit(y, X).fit(disp=0, maxiter=200, **cov)
+                marg = res.get_margeff(at="overall", method="dydx")
+                names = list(X.columns[1:])
+                ame = dict(zip(names, np.asarray(marg.margeff), strict=True))
+                ci = np.asarray(marg.conf_int())
+                ame_ci = {n: (float(ci[i, 0]), float(ci[i, 1])) for i, n in enumerate(names)}
+            except Exception as exc:  # perfect separation, a singular matrix: say so in the report
+                return Effects(model, outcome, {}, tuple(used_controls), len(y), tuple(dropped),
+                               f"the logistic regression could not be fitted: {type(exc).__name__}: {exc}")
+        else:
+            res = OLS(y, X).fit(**cov)
+            names = list(X.columns[1:])
+            ame = {n: float(res.params[n]) for n in names}
+            ci_frame = res.conf_int()
+            ame_ci = {n: (float(ci_frame.loc[n, 0]), float(ci_frame.loc[n, 1])) for n in names}
+    notes = sorted({f"{w.category.__name__}: {str(w.message).splitlines()[0]}" for w in caught
+                    if w.category.__name__ in _FIT_WARNINGS})
+    note = "; ".join(notes)
+    effects = {}
+    for name in kept:
+        effects[name] = {"coef": float(res.params[name]), "p": float(res.pvalues[name]), "ame": float(ame[name]),
+                         "ame_low": ame_ci[name][0], "ame_high": ame_ci[name][1]}
+    return Effects(model, outcome, effects, tuple(used_controls), len(y), tuple(dropped), note)
+
+
+_FIT_WARNINGS = ("PerfectSeparationWarning", "ConvergenceWarning", "HessianInversionWarning")
+"""statsmodels warnings that make a fit's numbers unreliable; a report names them."""
+
+
+# -- per-game strength tables --------------------------------------------------------------------
+def _seat_data(fr: Frames, extra: Mapping[str, np.ndarray | pd.Series]) -> pd.DataFrame:
+    data = fr.seats.copy()
+    data["first"] = (data["position"] == 0).astype(float)
+    turns = data["turns"].astype(float)
+    data["turns_z"] = (turns - turns.mean()) / turns.std() if turns.std() > 0 else 0.0
+    for key, values in extra.items():
+        data[key] = np.asarray(values, dtype=float)
+    return data
+
+
+def _controls(fr: Frames) -> tuple[list[str], list[str]]:
+    """Numeric and categorical controls: the seat's position, and the context that varies."""
+    categorical = [c for c in ("spec", "ctx_deck", "ctx_opponent_deck", "ctx_option_set") if c in fr.seats
+                   and fr.seats[c].nunique() > 1]
+    if fr.players > 2:
+        return [], ["position", *categorical]
+    return (["first"] if fr.players == 2 else []), categorical
+
+
+def feature_table(fr: Frames, table: pd.DataFrame, label: str, descriptions: Mapping[str, str] | None = None,
+                  model_outcome: str = "won") -> dict[str, Any]:
+    """Per feature (a column of per-seat-game counts): how often it is used, the win rate when it is and is
+    not used (bootstrap intervals), and its controlled marginal effect per use (statsmodels)."""
+    if table.empty:
+        return {"label": label, "rows": [], "fit": None}
+    used = {c: (table[c].to_numpy() > 0) for c in table.columns}
+    specs = []
+    for c in table.columns:
+        specs.append(RateSpec(f"{c}|used", used[c]))
+        specs.append(RateSpec(f"{c}|unused", ~used[c]))
+        specs.append(RateSpec(f"{c}|diff", used[c], ~used[c]))
+    solo = fr.players == 1
+    outcome = fr.seats["score"].to_numpy(dtype=float) if solo else None
+    rates = bootstrap_rates(fr, specs, outcome=outcome)
+    columns = {f"f{i}": c for i, c in enumerate(table.columns)}
+    data = _seat_data(fr, {k: table[c].to_numpy() for k, c in columns.items()})
+    numeric, categorical = _controls(fr)
+    fit = fit_effects(data, "score" if solo else model_outcome, list(columns), [*numeric, "turns_z"], categorical,
+                      groups="game", model="ols" if solo else "logit")
+    rows = []
+    for key, c in columns.items():
+        n_used = int(used[c].sum())
+        row: dict[str, Any] = {"feature": c, "description": (descriptions or {}).get(c, ""),
+                               "seat_games": len(table), "used_in": n_used, "share_used": n_used / max(1, len(table)),
+                               "mean_uses": float(table[c].mean()),
+                               "when_used": rates[f"{c}|used"], "when_unused": rates[f"{c}|unused"],
+                               "difference": rates[f"{c}|diff"], "effect": fit.effects.get(key)}
+        rows.append(row)
+    fit_json = fit.to_json()
+    fit_json["effects"] = {columns[k]: v for k, v in fit.effects.items()}
+    fit_json["dropped"] = [columns.get(d, d) for d in fit.dropped]
+    return {"label": label, "measure": "mean score" if solo else "win rate", "rows": rows, "fit": fit_json}
+
+
+def zeta_cards(fr: Frames) -> dict[str, Any]:
+    """Zeta per-card strength, the 17lands family over seat-games whose deck holds the card.
+
+    GP WR (played), GIH WR (in hand: opening hand or drawn), OH WR (opening hand), GD WR (drawn
+    later, not in the opening hand), GNS WR (never in hand), IWD (GIH WR minus GNS WR), each with a
+    game-resampling bootstrap interval; and the controlled effect of having it in hand (logit with the
+    seat's turn order, both decks' compositions, and every other card in hand).
+    """
+    from cardtable.games.zeta.cards import CARDS
+
+    ids = [c.id for c in CARDS]
+    deck = counts(fr, Verb.IN_DECK, ids)
+    opening = counts(fr, Verb.OPENING, ids)
+    drawn = counts(fr, Verb.DRAWN, ids)
+    played = counts(fr, Verb.PLAYED, ids)
+    destroyed = counts(fr, Verb.DESTROYED, ids)
+    specs = []
+    for c in ids:
+        has = deck[c].to_numpy() > 0
+        oh = has & (opening[c].to_numpy() > 0)
+        gd = has & ~oh & (drawn[c].to_numpy() > 0)
+        gih = oh | gd
+        gns = has & ~gih
+        gp = has & (played[c].to_numpy() > 0)
+        specs += [RateSpec(f"{c}|gp", gp), RateSpec(f"{c}|gih", gih), RateSpec(f"{c}|oh", oh),
+                  RateSpec(f"{c}|gd", gd), RateSpec(f"{c}|gns", gns), RateSpec(f"{c}|iwd", gih, gns)]
+    rates = bootstrap_rates(fr, specs)
+    seen = {f"seen_{i}": ((opening[c] + drawn[c]).to_numpy() > 0).astype(float) for i, c in enumerate(ids)}
+    # the deck's and the opponent's deck's composition (copies of each card): controls for the decks, presets or random
+    opponent = _opponent_rows(fr)
+    own = {f"deck_{i}": deck[c].to_numpy() for i, c in enumerate(ids)}
+    other = {f"opp_deck_{i}": deck[c].to_numpy()[opponent] for i, c in enumerate(ids)}
+    data = _seat_data(fr, {**seen, **own, **other})
+    numeric, categorical = _controls(fr)
+    categorical = [c for c in categorical if c not in ("ctx_deck", "ctx_opponent_deck")]
+    fit = fit_effects(data, "won", list(seen), [*numeric, *own, *other], categorical, groups="game")
+    turn_played = _mean_turn(fr, Verb.PLAYED)
+    rows = []
+    for i, card in enumerate(CARDS):
+        c = card.id
+        has = deck[c].to_numpy() > 0
+        copies_played = float(played[c].sum())
+        row = {"card": c, "name": card.english, "cost": card.cost, "rule": card.rule,
+               "seat_games_with": int(has.sum()), "copies_in_decks": float(deck[c].sum()),
+               "copies_drawn": float((opening[c] + drawn[c]).sum()), "copies_played": copies_played,
+               "copies_destroyed": float(destroyed[c].sum()),
+               "mean_turn_played": turn_played.get(c, math.nan),
+               "gp_wr": rates[f"{c}|gp"], "gih_wr": rates[f"{c}|gih"], "oh_wr": rates[f"{c}|oh"],
+               "gd_wr": rates[f"{c}|gd"], "gns_wr": rates[f"{c}|gns"], "iwd": rates[f"{c}|iwd"],
+               "controlled": fit.effects.get(f"seen_{i}")}
+        rows.append(row)
+    fit_json = fit.to_json()
+    fit_json["effects"] = {ids[int(k.split("_")[1])]: v for k, v in fit.effects.items()}
+    fit_json["dropped"] = [ids[int(d.split("_")[1])] if d.startswith("seen_") else d for d in fit.dropped]
+    return {"rows": rows, "fit": fit_json}
+
+
+def _opponent_rows(fr: Frames) -> np.ndarray:
+    """For each seat-game row of a two-player game, the row of the other seat of the same game."""
+    position = {(g, s): i for i, (g, s) in enumerate(zip(fr.seats["game"], fr.seats["seat"], strict=True))}
+    return np.array([position.get((g, 1 - s), i) for i, (g, s) in enumerate(zip(fr.seats["game"], fr.seats["seat"],
+                                                                              strict=True))])
+
+
+def _mean_turn(fr: Frames, verb: Verb) -> dict[str, float]:
+    f = fr.facts[fr.facts["verb"] == str(verb)]
+    if not len(f):
+        return {}
+    weighted = (f["turn"] * f["count"]).groupby(f["item"]).sum() / f["count"].groupby(f["item"]).sum()
+    return {str(k): float(v) for k, v in weighted.items()}
+
+
+_RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
+_SUITS = {"H": "hearts", "S": "spades", "C": "clubs", "D": "diamonds"}
+
+
+def utahime_tables(fr: Frames) -> dict[str, Any]:
+    """Utahime: attacks by rank and by suit (how often they succeed), special plays, option and hero cards."""
+    played = counts(fr, Verb.PLAYED, item_of=lambda c: c[1:])
+    played = played.reindex(columns=[r for r in _RANKS if r in played.columns], fill_value=0)
+    success = counts(fr, Verb.SUCCEEDED, list(played.columns), item_of=lambda c: c[1:])
+    by_suit = counts(fr, Verb.PLAYED, item_of=lambda c: _SUITS.get(c[:1], c[:1]))
+    success_suit = counts(fr, Verb.SUCCEEDED, list(by_suit.columns), item_of=lambda c: _SUITS.get(c[:1], c[:1]))
+    ranks = feature_table(fr, played.add_prefix("attack "), "attacks by rank")
+    suits = feature_table(fr, by_suit.add_prefix("attack "), "attacks by suit")
+    for table, attacks, wins in ((ranks, played, success), (suits, by_suit, success_suit)):
+        for row in table["rows"]:
+            key = row["feature"].removeprefix("attack ")
+            total = float(attacks[key].sum())
+            row["attacks"] = total
+            row["success"] = _interval(wilson(int(wins[key].sum()), int(total))) if total else None
+    special = counts(fr, Verb.SPECIAL, [p.value for p in UtahimePlay])
+    special = special.loc[:, special.sum(axis=0) > 0]
+    plays = feature_table(fr, special, "special plays", {p.value: _play_doc(p) for p in UtahimePlay})
+    options = counts(fr, Verb.OPTION)
+    heroes = counts(fr, Verb.HERO)
+    return {"ranks": ranks, "suits": suits, "special": plays,
+            "options": feature_table(fr, options.add_prefix("option "), "option cards used"),
+            "heroes": feature_table(fr, heroes.add_prefix("hero "), "hero cards used")}
+
+
+def _play_doc(play: UtahimePlay) -> str:
+    doc = {UtahimePlay.DIAMOND_NEXT: "an attack declaring ♦NEXT (UTA-R48)",
+           UtahimePlay.CLUB_NEXT: "an attack declaring ♣NEXT (UTA-R49)",
+           UtahimePlay.HEART_NEXT: "♥NEXT after the own attack (UTA-R51)",
+           UtahimePlay.HEART_ACE: "an attack with ♥A (UTA-R27)", UtahimePlay.SPADE_ACE: "an attack with ♠A (UTA-R28)",
+           UtahimePlay.CLUB_ACE_REACTION: "♣A cancels the attacker's draw (UTA-R29)",
+           UtahimePlay.DIAMOND_ACE_REACTION: "♦A cancels a ♠/♦ effect (UTA-R30)",
+           UtahimePlay.JOKER: "the joker (UTA-R45)", UtahimePlay.PASS: "a pass (UTA-R44)",
+           UtahimePlay.SET: "a J/Q/K set face down (UTA-R37)", UtahimePlay.COSMIC: "a cosmic card taken (UTA-R52)",
+           UtahimePlay.BLOCK: "a block (UTA-R21)", UtahimePlay.SUCCESS: "an own attack that succeeded (UTA-R22)",
+           UtahimePlay.STALL: "a turn without a main action (UTA-R56)"}
+    return doc.get(play, "")
+
+
+_OSC_TRIGGERS = ("T_HL", "T_LH", "T_BOTH", "LOH", "CLEAR")
+
+
+def oscilloscope_tables(fr: Frames) -> dict[str, Any]:
+    """Oscilloscope: triggers placed by type, triggers kept by capture, noise captured and clears scored."""
+    placed = counts(fr, Verb.PLAYED, list(_OSC_TRIGGERS)).add_prefix("placed ")
+    kept = counts(fr, Verb.KEPT, list(_OSC_TRIGGERS[:4])).add_prefix("kept ")
+    captured = counts(fr, Verb.CAPTURED, ["HL", "LH", "LOH", "NOISE"]).add_prefix("captured ")
+    cleared = counts(fr, Verb.CLEARED, ["CLEAR"]).rename(columns={"CLEAR": "clears scored"})
+    noise = pd.concat([captured[["captured NOISE"]], cleared], axis=1)
+    parts = {}
+    for key in ("waveform", "noise", "clear", "penalty", "score"):
+        column = f"ctx_{key}"
+        if column in fr.seats:
+            values = fr.seats[column].astype(float)
+            parts[key] = {str(p): distribution(values[fr.seats["position"] == p].dropna().to_numpy())
+                          for p in sorted(fr.seats["position"].unique())}
+    return {"triggers": feature_table(fr, placed, "triggers placed by type (OSC-R12)"),
+            "kept": feature_table(fr, kept, "triggers kept as score cards by capture (OSC-R29)"),
+            "noise": feature_table(fr, noise, "noise captured and clears scored (OSC-R30, OSC-R34)"),
+            "score_parts": parts}
+
+
+GAME_TABLES: dict[str, Callable[[Frames], dict[str, Any]]] = {
+    "zeta": lambda fr: {"cards": zeta_cards(fr)},
+    "oscilloscope": oscilloscope_tables,
+    "utahime": utahime_tables,
+}
+"""The game-specific strength tables of each game."""
+
+
+def analyse(run: LoadedRun) -> dict[str, Any]:
+    """Every number of a run's report, JSON-safe."""
+    fr = frames(run.games)
+    info = run.info
+    out: dict[str, Any] = {
+        "run": {"name": info.name, "game": info.config.game, "config": info.config.to_json(),
+                "planned": info.planned, "stored": len(run.games), "complete": run.complete,
+                "players": fr.players},
+        "seats": seat_advantage(fr) if len(run.games) else {},
+        "draws": draws(fr) if len(run.games) else {},
+        "lengths": lengths(fr) if len(run.games) else {},
+        "endings": endings(fr) if len(run.games) else [],
+        "scores": scores(fr) if len(run.games) else [],
+    }
+    tables = GAME_TABLES.get(info.config.game)
+    out["strength"] = tables(fr) if tables is not None and len(run.games) else {}
+    safe: dict[str, Any] = _json_safe(out)
+    return safe
+
+
+def _json_safe(value: Any) -> Any:
+    if isinstance(value, Mapping):
+        return {str(k): _json_safe(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_json_safe(v) for v in value]
+    if isinstance(value, (np.integer,)):
+        return int(value)
+    if isinstance(value, (float, np.floating)):
+        f = float(value)
+        return f if math.isfinite(f) else None
+    if isinstance(value, np.bool_):
+        return bool(value)
+    return value

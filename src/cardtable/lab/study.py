@@ -1,0 +1,246 @@
+"""A lab run: many games of one game under fixed rules, on paired seeds, with the seats rotated.
+
+A :class:`StudyConfig` names the game, its rule flags and setup, the agents and how many games.
+The agents form a *lineup* repeated over the seats (``heuristic random`` in a four-player
+Oscilloscope: heuristic, random, heuristic, random). Games come in groups on one seed; in game
+``k`` of a group the lineup is shifted by ``k`` seats, once for each distinct shift, so every agent
+plays every seat on the same deal (a lineup of one agent has one shift: a group is one game).
+Game seeds and every seat's agent RNG derive from the run's ``seed`` alone, so two runs with the
+same seed and lineup play the same deals: that is what makes variant comparisons paired.
+
+Games are played in batches (one executor task each, so the per-task overhead stays small) and
+every game records its events, from which :mod:`cardtable.lab.facts` reads what each seat drew,
+played and lost.
+
+>>> config = StudyConfig("zeta", ("heuristic", "random"), games=3, seed=1)
+>>> [(t.index, t.group, t.rotation, t.specs) for t in plan(config)]
+[(0, 0, 0, ('heuristic', 'random')), (1, 0, 1, ('random', 'heuristic')), (2, 1, 0, ('heuristic', 'random')), (3, 1, 1, ('random', 'heuristic'))]
+>>> pair = play_batch(Batch(config, tuple(plan(config)[:2])))
+>>> pair[0].seed == pair[1].seed and pair[0].specs == pair[1].specs[::-1]
+True
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from cardtable.agents import Agent, decide, make_agent
+from cardtable.agents.simple import RandomAgent
+from cardtable.core import Game, load_game
+from cardtable.core.registry import game_class
+from cardtable.core.rules import parse_assignments, parse_setup
+
+from .facts import Fact, GameFacts, Verb, game_facts
+
+
+@dataclass(frozen=True)
+class StudyConfig:
+    """What a lab run plays: game, rule flags, setup, the agents' lineup, games, seed and action limit."""
+
+    game: str
+    agents: tuple[str, ...]
+    games: int = 100
+    """Games to play, rounded up to whole groups (one game per distinct seat rotation)."""
+    seed: int = 0
+    rules: Mapping[str, Any] = field(default_factory=dict)
+    setup: Mapping[str, Any] = field(default_factory=dict)
+    max_actions: int | None = None
+    """Stop a game after this many actions, counted a draw (None: the game's termination bound)."""
+
+    def to_json(self) -> dict[str, Any]:
+        """The configuration as a JSON object (what the store keeps to resume a run)."""
+        return {"game": self.game, "agents": list(self.agents), "games": self.games, "seed": self.seed,
+                "rules": dict(self.rules), "setup": dict(self.setup), "max_actions": self.max_actions}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> StudyConfig:
+        """Read a configuration written by ``to_json``."""
+        return cls(str(data["game"]), tuple(str(a) for a in data["agents"]), int(data["games"]), int(data["seed"]),
+                   dict(data.get("rules") or {}), dict(data.get("setup") or {}), data.get("max_actions"))
+
+    def load(self) -> Game[Any]:
+        """The game under this run's rules."""
+        return load_game(self.game, **dict(self.rules))
+
+    def players(self) -> int:
+        """Seats per game."""
+        game = self.load()
+        return game.num_players_for(game.normalize_setup(dict(self.setup)))
+
+
+def lineup(agents: Sequence[str], players: int) -> list[tuple[str, ...]]:
+    """The distinct seat assignments of a group: the agents repeated over the seats, then shifted.
+
+    >>> lineup(["a", "b"], 2)
+    [('a', 'b'), ('b', 'a')]
+    >>> lineup(["a"], 3)
+    [('a', 'a', 'a')]
+    >>> lineup(["a", "b"], 4)
+    [('a', 'b', 'a', 'b'), ('b', 'a', 'b', 'a')]
+    """
+    if not agents:
+        raise ValueError("a lab run needs at least one agent")
+    base = [agents[s % len(agents)] for s in range(players)]
+    out: list[tuple[str, ...]] = []
+    for k in range(players):
+        shifted = tuple(base[(s - k) % players] for s in range(players))
+        if shifted not in out:
+            out.append(shifted)
+    return out
+
+
+@dataclass(frozen=True)
+class GameTask:
+    """One game of a run: its index, group, rotation, seed and the agent spec in each seat."""
+
+    index: int
+    group: int
+    rotation: int
+    seed: int
+    specs: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Batch:
+    """Games of one run played by one executor task."""
+
+    config: StudyConfig
+    tasks: tuple[GameTask, ...]
+
+
+@dataclass(frozen=True)
+class PlayedGame:
+    """One finished game of a lab run: who sat where, how it ended, and its facts."""
+
+    index: int
+    group: int
+    rotation: int
+    seed: int
+    specs: tuple[str, ...]
+    winners: tuple[int, ...]
+    reason: str
+    rule: str
+    scores: tuple[float, ...] | None
+    length: int
+    """Actions applied."""
+    truncated: bool
+    """Stopped at the action limit (counted a draw)."""
+    seconds: float
+    facts: GameFacts
+
+    @property
+    def players(self) -> int:
+        """Seats of the game."""
+        return len(self.specs)
+
+
+def plan(config: StudyConfig) -> list[GameTask]:
+    """Every game of a run, in index order: whole groups on seeds drawn from ``config.seed``."""
+    if config.games < 1:
+        raise ValueError(f"a lab run needs at least one game, got {config.games}")
+    game = config.load()
+    for spec in set(config.agents):
+        make_agent(spec, game)  # fail here, listing the valid specs, rather than in a worker
+    players = game.num_players_for(game.normalize_setup(dict(config.setup)))
+    rotations = lineup(config.agents, players)
+    groups = -(-config.games // len(rotations))
+    seeds = random.Random(f"lab:{config.seed}")
+    tasks: list[GameTask] = []
+    for g in range(groups):
+        seed = seeds.getrandbits(48)
+        for k, specs in enumerate(rotations):
+            tasks.append(GameTask(len(tasks), g, k, seed, specs))
+    return tasks
+
+
+def batch_size(games: int, workers: int, largest: int = 100) -> int:
+    """Games per executor task: about eight tasks per worker (load balance, progress), at most ``largest``.
+
+    >>> batch_size(10_000, 2), batch_size(40, 2), batch_size(3, 4)
+    (100, 3, 1)
+    """
+    return max(1, min(largest, math.ceil(games / (max(1, workers) * 8))))
+
+
+def batches(config: StudyConfig, tasks: Sequence[GameTask], size: int) -> list[Batch]:
+    """``tasks`` cut into batches of ``size`` games."""
+    return [Batch(config, tuple(tasks[i:i + size])) for i in range(0, len(tasks), size)]
+
+
+_AGENTS: dict[tuple[str, str, tuple[tuple[str, Any], ...]], tuple[Game[Any], Agent]] = {}
+
+
+def _game_and_agent(config: StudyConfig, spec: str) -> tuple[Game[Any], Agent]:
+    key = (config.game, spec, tuple(sorted((k, repr(v)) for k, v in config.rules.items())))
+    found = _AGENTS.get(key)
+    if found is None:
+        game = config.load()
+        found = _AGENTS[key] = (game, make_agent(spec, game))
+    return found
+
+
+def agent_rng(seed: int, group: int, rotation: int, seat: int) -> random.Random:
+    """The RNG of one seat's agent in one game of a run (fixed by the run's seed, so runs are paired)."""
+    return random.Random(f"lab:{seed}:{group}:{rotation}:{seat}")
+
+
+def play_one(config: StudyConfig, task: GameTask) -> PlayedGame:
+    """Play one game of a run to the end (or the action limit), recording its events, and read its facts.
+
+    Each agent decides from its seat's view (``decide``); a uniformly random agent, which looks at
+    nothing but the number of legal actions, is asked the same question without building a view.
+    """
+    start = time.perf_counter()
+    game = _game_and_agent(config, config.agents[0])[0]
+    state = game.new_game(seed=task.seed, record_events=True, **dict(config.setup))
+    agents = [_game_and_agent(config, spec)[1] for spec in task.specs]
+    fast = [type(a) is RandomAgent for a in agents]
+    rngs = [agent_rng(config.seed, task.group, task.rotation, s) for s in range(len(agents))]
+    limit = config.max_actions if config.max_actions is not None else game.termination_bound
+    actions = 0
+    while actions < limit:
+        seat = state.current_player
+        if seat is None:
+            break
+        if fast[seat]:
+            legal = state.legal_actions()
+            state.apply(legal[rngs[seat].randrange(len(legal))])
+        else:
+            state.apply(decide(agents[seat], state, rngs[seat]), player=seat)
+        actions += 1
+    outcome = state.outcome()
+    facts = game_facts(state)
+    if outcome is None:
+        return PlayedGame(task.index, task.group, task.rotation, task.seed, task.specs, (), "action limit",
+                          "", None, len(state.history), True, time.perf_counter() - start, facts)
+    return PlayedGame(task.index, task.group, task.rotation, task.seed, task.specs, tuple(outcome.winners),
+                      outcome.reason, outcome.rule, outcome.scores, len(state.history), False,
+                      time.perf_counter() - start, facts)
+
+
+def play_batch(batch: Batch) -> list[PlayedGame]:
+    """Play every game of a batch (the unit of work an executor runs)."""
+    return [play_one(batch.config, task) for task in batch.tasks]
+
+
+def config_from_strings(game: str, agents: Sequence[str], *, games: int = 100, seed: int = 0,
+                        rules: Sequence[str] = (), setup: Sequence[str] = (),
+                        extra_setup: Mapping[str, Any] | None = None,
+                        max_actions: int | None = None) -> StudyConfig:
+    """A run's configuration from command-line strings (ValueError saying what is wrong)."""
+    cls = game_class(game)
+    flags = parse_assignments(cls.Rules, rules)
+    normal = load_game(game, **flags).rules.changed_flags()
+    config = StudyConfig(game, tuple(agents), games, seed, dict(normal), {**parse_setup(setup), **(extra_setup or {})},
+                         max_actions)
+    plan(config)  # validates agents, setup and the number of games
+    return config
+
+
+__all__ = ["Batch", "Fact", "GameFacts", "GameTask", "PlayedGame", "StudyConfig", "Verb", "batch_size", "batches",
+           "config_from_strings", "lineup", "plan", "play_batch", "play_one"]

@@ -1,0 +1,93 @@
+"""The balance lab's tables: named runs, their games, and each game's facts read from its event log.
+
+A run (``lab_series``) keeps the configuration it was started with, so an interrupted run resumes
+with the same games; each finished game (``lab_series_games``) is written with its facts
+(``lab_series_facts``: one row per seat, verb, item and turn, with a count) in the transaction of
+its batch. The tables are on the store's ``Base`` and are created by the migration ``0002_lab``.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    Boolean,
+    DateTime,
+    Float,
+    ForeignKey,
+    ForeignKeyConstraint,
+    Integer,
+    String,
+)
+from sqlalchemy.orm import Mapped, mapped_column
+
+from .models import Base, utcnow
+
+RUN_NAME_LENGTH = 128
+"""The longest run name."""
+
+
+class LabSeriesRow(Base):
+    """A named lab run: its game, its configuration (``StudyConfig.to_json``) and how many games it plans."""
+
+    __tablename__ = "lab_series"
+
+    id: Mapped[int] = mapped_column(BigInteger().with_variant(Integer, "sqlite"), primary_key=True,
+                                    autoincrement=True)
+    name: Mapped[str] = mapped_column(String(RUN_NAME_LENGTH), unique=True)
+    game: Mapped[str] = mapped_column(String(32))
+    config: Mapped[dict[str, Any]] = mapped_column(JSON)
+    planned: Mapped[int] = mapped_column(Integer)
+    """Games the run plays in all (whole seat-rotated groups)."""
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    """When the last planned game was stored (NULL while games are missing)."""
+
+
+class LabSeriesGameRow(Base):
+    """One finished game of a run: seed, seats, outcome and length."""
+
+    __tablename__ = "lab_series_games"
+
+    series_id: Mapped[int] = mapped_column(BigInteger().with_variant(Integer, "sqlite"),
+                                           ForeignKey("lab_series.id", ondelete="CASCADE"), primary_key=True)
+    game_index: Mapped[int] = mapped_column(Integer, primary_key=True)
+    group_no: Mapped[int] = mapped_column(Integer)
+    rotation: Mapped[int] = mapped_column(Integer)
+    seed: Mapped[int] = mapped_column(BigInteger)
+    specs: Mapped[list[str]] = mapped_column(JSON)
+    """The agent spec in each seat."""
+    first_player: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    winners: Mapped[list[int]] = mapped_column(JSON)
+    reason: Mapped[str] = mapped_column(String(200))
+    rule: Mapped[str] = mapped_column(String(32))
+    scores: Mapped[list[float] | None] = mapped_column(JSON, nullable=True)
+    length: Mapped[int] = mapped_column(Integer)
+    """Actions applied."""
+    turns: Mapped[int] = mapped_column(Integer)
+    truncated: Mapped[bool] = mapped_column(Boolean)
+    seconds: Mapped[float] = mapped_column(Float)
+    context: Mapped[list[dict[str, Any]]] = mapped_column(JSON)
+    """Per seat: its deck, option cards, score parts (``GameFacts.context``)."""
+
+
+class LabSeriesFactRow(Base):
+    """``count`` times ``verb`` of ``item`` by (or to) ``seat`` in ``turn`` of one game (``Fact``)."""
+
+    __tablename__ = "lab_series_facts"
+
+    series_id: Mapped[int] = mapped_column(BigInteger().with_variant(Integer, "sqlite"), primary_key=True)
+    game_index: Mapped[int] = mapped_column(Integer, primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    verb: Mapped[str] = mapped_column(String(16), primary_key=True)
+    item: Mapped[str] = mapped_column(String(64), primary_key=True)
+    turn: Mapped[int] = mapped_column(Integer, primary_key=True)
+    count: Mapped[int] = mapped_column(Integer)
+
+    __table_args__ = (
+        ForeignKeyConstraint(["series_id", "game_index"], ["lab_series_games.series_id", "lab_series_games.game_index"],
+                             ondelete="CASCADE", name="fk_lab_series_facts_game"),
+    )

@@ -1,0 +1,155 @@
+"""Stored facts are the event log's: counted again by hand from a replayed game, they agree."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+import pytest
+
+import cardtable
+from cardtable.core import State
+from cardtable.lab.facts import Verb, utahime_card
+from cardtable.lab.storage import LabStore, LoadedRun
+from cardtable.lab.study import PlayedGame, agent_rng
+
+
+def replay_random(run: LoadedRun, game: PlayedGame) -> State:
+    """Play the game again as the lab's random agents did: same seed, same per-seat RNG."""
+    config = run.info.config
+    state = cardtable.load_game(config.game, **dict(config.rules)).new_game(seed=game.seed, record_events=True,
+                                                                            **dict(config.setup))
+    rngs = [agent_rng(config.seed, game.group, game.rotation, s) for s in range(game.players)]
+    while state.current_player is not None:
+        legal = state.legal_actions()
+        state.apply(legal[rngs[state.current_player].randrange(len(legal))])
+    return state
+
+
+def stored(game: PlayedGame, verb: Verb) -> Counter[tuple[int, str]]:
+    """The stored counts of one verb by (seat, item), summed over turns."""
+    out: Counter[tuple[int, str]] = Counter()
+    for f in game.facts.facts:
+        if f.verb is verb:
+            out[(f.seat, f.item)] += f.count
+    return out
+
+
+def test_zeta_facts_match_the_event_log(tiny_runs: dict[str, LoadedRun]) -> None:
+    """ZETA-R28 draws, ZETA-R14 placements and ZETA-R25 destructions, counted from the events, per seat and card."""
+    run = tiny_runs["zeta"]
+    for game in run.games[:10]:
+        state = replay_random(run, game)
+        assert len(state.history) == game.length
+        assert list(state.outcome().winners) == list(game.winners)  # type: ignore[union-attr]
+        events = [e.revealed() for e in state.events]
+        assert stored(game, Verb.PLAYED) == Counter((e["player"], e["card"]) for e in events if e["kind"] == "place")
+        assert stored(game, Verb.DRAWN) == Counter((e["player"], e["card"]) for e in events if e["kind"] == "draw"
+                                                   and "card" in e)
+        assert stored(game, Verb.DESTROYED) == Counter((e["owner"], e["card"]) for e in events
+                                                       if e["kind"] == "destroy")
+        dealt = Counter((e["player"], c) for e in events if e["kind"] == "deal" for c in e["cards"])
+        assert stored(game, Verb.OPENING) == dealt  # no mulligan by default (ZETA-I7)
+        first = next(e["player"] for e in events if e["kind"] == "first_player")
+        assert game.facts.first_player == first  # ZETA-R8
+        assert game.facts.turns == max(e["turn"] for e in events if e["kind"] == "turn")
+        assert sum(n for (s, _), n in stored(game, Verb.IN_DECK).items() if s == 0) == 25  # ZETA-R6
+
+
+def test_zeta_played_facts_carry_the_turn(tiny_runs: dict[str, LoadedRun]) -> None:
+    """A placement is stored under the turn in which it was made (ZETA-R12)."""
+    run = tiny_runs["zeta"]
+    game = run.games[0]
+    state = replay_random(run, game)
+    turn, expected = 0, Counter()
+    for e in (e.revealed() for e in state.events):
+        if e["kind"] == "turn":
+            turn = e["turn"]
+        elif e["kind"] == "place":
+            expected[(e["player"], e["card"], turn)] += 1
+    got = Counter({(f.seat, f.item, f.turn): f.count for f in game.facts.facts if f.verb is Verb.PLAYED})
+    assert got == expected
+
+
+def test_utahime_facts_match_the_event_log(tiny_runs: dict[str, LoadedRun]) -> None:
+    """Attacks (UTA-R14), blocks (UTA-R21), option cards (UTA-R46) and NEXT declarations (UTA-R48, R49)."""
+    run = tiny_runs["utahime"]
+    for game in run.games[:6]:
+        events = [e.revealed() for e in replay_random(run, game).events]
+        attacks = Counter((e["player"], utahime_card(e["card"])) for e in events if e["kind"] == "attack")
+        assert stored(game, Verb.PLAYED) == attacks
+        assert stored(game, Verb.BLOCKED) == Counter((e["player"], utahime_card(e["card"])) for e in events
+                                                     if e["kind"] == "block")
+        assert stored(game, Verb.OPTION) == Counter((e["player"], e["option"]) for e in events if e["kind"] == "option")
+        nexts = Counter((e["player"], "diamond_next" if utahime_card(e["card"])[0] == "D" else "club_next")
+                        for e in events if e["kind"] == "attack" and e["next"])
+        special = stored(game, Verb.SPECIAL)
+        assert Counter({k: v for k, v in special.items() if k[1] in ("diamond_next", "club_next")}) == nexts
+        successes = sum(1 for e in events if e["kind"] == "success")
+        assert sum(stored(game, Verb.SUCCEEDED).values()) == successes
+        assert game.facts.context[0]["option_set"] == "designer_example"
+
+
+def test_oscilloscope_facts_match_the_event_log(tiny_runs: dict[str, LoadedRun]) -> None:
+    """Triggers placed (OSC-R12), captured cards and kept triggers (OSC-R29), the start player (OSC-R4)."""
+    run = tiny_runs["oscilloscope"]
+    for game in run.games[:4]:
+        events = [e.revealed() for e in replay_random(run, game).events]
+        assert stored(game, Verb.PLAYED) == Counter((e["player"], e["card"]) for e in events if e["kind"] == "place")
+        captured = Counter((e["player"], c["card"]) for e in events if e["kind"] == "capture" for c in e["cards"])
+        assert stored(game, Verb.CAPTURED) == captured
+        kept = Counter((e["player"], e["kept"]) for e in events if e["kind"] == "capture" and e["kept"])
+        assert stored(game, Verb.KEPT) == kept
+        assert game.facts.first_player == next(e["player"] for e in events if e["kind"] == "start")
+        score = next(e for e in events if e["kind"] == "score")
+        assert [c["score"] for c in game.facts.context] == [r["score"] for r in score["scores"]]
+
+
+def test_stored_games_equal_the_played_games(lab: LabStore) -> None:
+    """What the store gives back is what was played (facts in their canonical order)."""
+    from cardtable.lab.study import Batch, StudyConfig, plan, play_batch
+
+    config = StudyConfig("zeta", ("heuristic", "random"), games=4, seed=3)
+    played = play_batch(Batch(config, tuple(plan(config))))
+    run = lab.create("x", config)
+    lab.save(run.id, played)
+    loaded = lab.load("x").games
+    assert [(g.index, g.seed, g.specs, g.winners, g.length, g.facts) for g in loaded] == \
+        [(g.index, g.seed, g.specs, g.winners, g.length, g.facts) for g in played]
+
+
+def test_a_game_without_an_extractor_still_stores_its_outcome() -> None:
+    """A plug-in game gets outcome-only facts (no extractor registered)."""
+    from cardtable.lab.facts import game_facts
+
+    state = cardtable.load_game("zeta").new_game(seed=1, record_events=True)
+    facts = game_facts(state)
+    assert facts.facts  # zeta has one: deck contents and opening hands from the setup
+    from cardtable.lab import facts as module
+
+    saved = module.EXTRACTORS.pop("zeta")
+    try:
+        assert game_facts(state).facts == () and game_facts(state).first_player is None
+    finally:
+        module.EXTRACTORS["zeta"] = saved
+
+
+@pytest.mark.parametrize("token,card", [("H7", "H7"), ("~C10", "C10"), ("D6+", "D6")])
+def test_utahime_tokens_lose_their_zone_marks(token: str, card: str) -> None:
+    """A card of the other deck (``~``) and a cosmic card (``+``) count as their suit and rank (UTA-R52)."""
+    assert utahime_card(token) == card
+
+
+def test_random_fast_path_equals_deciding_through_the_view() -> None:
+    """The lab's random agents choose exactly what ``decide`` would (same RNG draw), without building views."""
+    from cardtable.agents import decide, make_agent
+
+    game = cardtable.load_game("utahime")
+    agent = make_agent("random", game)
+    a, b = game.new_game(seed=4), game.new_game(seed=4)
+    ra, rb = random.Random(9), random.Random(9)
+    while not a.is_over:
+        legal = a.legal_actions()
+        a.apply(legal[ra.randrange(len(legal))])
+        b.apply(decide(agent, b, rb))
+    assert a.history == b.history

@@ -1,0 +1,95 @@
+"""Lab runs: paired seeds with rotated seats, batches, an interrupted run that resumes to the same games."""
+
+from __future__ import annotations
+
+import pytest
+
+from cardtable.lab.execute import Progress, ensure_run, run_study
+from cardtable.lab.storage import LabStore, RunExists
+from cardtable.lab.study import StudyConfig, lineup, plan
+
+
+def strip(games: object) -> list[tuple[object, ...]]:
+    """What must be identical between two plays of a run."""
+    return [(g.index, g.group, g.rotation, g.seed, g.specs, g.winners, g.reason, g.length, g.facts)  # type: ignore[attr-defined]
+            for g in games]  # type: ignore[attr-defined]
+
+
+def test_groups_share_a_seed_and_rotate_the_lineup() -> None:
+    """Every game of a group starts from one seed; each distinct shift of the lineup plays it once."""
+    tasks = plan(StudyConfig("oscilloscope", ("heuristic", "random"), games=8, seed=2, setup={"players": 4}))
+    assert len(tasks) == 8
+    for group in range(4):
+        mine = [t for t in tasks if t.group == group]
+        assert len({t.seed for t in mine}) == 1
+        assert [t.specs for t in mine] == [("heuristic", "random", "heuristic", "random"),
+                                           ("random", "heuristic", "random", "heuristic")]
+    assert len({t.seed for t in tasks}) == 4
+    assert lineup(["a", "b", "c"], 3) == [("a", "b", "c"), ("c", "a", "b"), ("b", "c", "a")]
+
+
+def test_same_seed_same_deals_whatever_the_rules() -> None:
+    """Two runs with one seed play the same seeds in the same seats: the pairing of variant comparisons."""
+    a = plan(StudyConfig("zeta", ("heuristic",), games=5, seed=9))
+    b = plan(StudyConfig("zeta", ("heuristic",), games=5, seed=9, rules={"second_player_extra_card": True}))
+    assert [(t.seed, t.specs) for t in a] == [(t.seed, t.specs) for t in b]
+    assert [t.seed for t in plan(StudyConfig("zeta", ("heuristic",), games=5, seed=10))] != [t.seed for t in a]
+
+
+def test_an_interrupted_run_resumes_to_the_uninterrupted_games(lab: LabStore) -> None:
+    """Ctrl-C after two batches keeps them; `--resume` plays the rest; the games equal an unbroken run's."""
+    config = StudyConfig("zeta", ("heuristic:epsilon=0.3", "random"), games=24, seed=5)
+    run_study(lab, "whole", config, batch=4)
+
+    def stop(progress: Progress) -> None:
+        """Interrupt the run after its second batch is stored."""
+        if progress.stored >= 8:
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        run_study(lab, "broken", config, batch=4, on_progress=stop)
+    partial = lab.get("broken")
+    assert partial.stored == 8 and not partial.complete and partial.finished_at is None
+    resumed = run_study(lab, "broken", None, batch=5)
+    assert resumed.complete and resumed.finished_at is not None
+    assert strip(lab.load("broken").games) == strip(lab.load("whole").games)
+
+
+def test_parallel_workers_store_the_games_one_process_plays(lab: LabStore) -> None:
+    """Two local worker processes give exactly the games of one process (each seat has its own seeded RNG)."""
+    config = StudyConfig("utahime", ("heuristic", "random"), games=6, seed=8)
+    run_study(lab, "one", config, batch=2)
+    run_study(lab, "two", config, jobs=2, batch=1)
+    assert strip(lab.load("one").games) == strip(lab.load("two").games)
+
+
+def test_a_name_is_used_once_and_resuming_checks_the_configuration(lab: LabStore) -> None:
+    """A run name holds one configuration: creating it again fails; `ensure_run` resumes only the same one."""
+    config = StudyConfig("zeta", ("random",), games=3, seed=1)
+    run_study(lab, "r", config)
+    with pytest.raises(RunExists):
+        run_study(lab, "r", config)
+    assert ensure_run(lab, "r", config).stored == 3
+    with pytest.raises(ValueError, match="another configuration"):
+        ensure_run(lab, "r", StudyConfig("zeta", ("random",), games=3, seed=2))
+
+
+def test_the_migration_creates_exactly_the_lab_models(lab: LabStore) -> None:
+    """The lab's tables (migration 0002_lab) match their models on the store's Base."""
+    import sqlalchemy as sa
+    from alembic.autogenerate import compare_metadata
+    from alembic.migration import MigrationContext
+
+    from cardtable.store.models import Base
+
+    with lab.store.engine.connect() as conn:
+        assert compare_metadata(MigrationContext.configure(conn), Base.metadata) == []
+        tables = set(sa.inspect(conn).get_table_names())
+    assert {"lab_series", "lab_series_games", "lab_series_facts"} <= tables
+
+
+def test_deleting_a_run_removes_its_games(lab: LabStore) -> None:
+    """A deleted run leaves nothing behind."""
+    run_study(lab, "gone", StudyConfig("zeta", ("random",), games=2, seed=1))
+    lab.delete("gone")
+    assert lab.find("gone") is None and lab.runs() == []
