@@ -1,0 +1,453 @@
+// The lobby: make a room (game, players, rule variants, decks or option cards, seats), the open rooms,
+// the games being played, and "my games" (the seats this browser holds).
+import { h, render, readFile } from "./dom.js";
+import { joinList, t, tn } from "./i18n.js";
+import { api, draft, forgetSeat, inviteOf, keepDraft, keepInvite, keepName, keepSeat, mySeats, myName, savedDecks,
+  savedOptionSetups } from "./api.js";
+import { ago, button, errorBox, field, gameTagline, gameTitle, GAMES, openRules, seatChip } from "./ui.js";
+
+const BOTS = ["easy", "normal", "hard", "random"];
+
+const L = {
+  container: null,
+  catalog: null,
+  presets: [],
+  optionSets: [],
+  rooms: [],
+  playing: [],
+  mine: {},
+  error: null,
+  busy: false,
+  form: null,
+  paste: {},
+};
+
+function defaultForm(game = "zeta") {
+  return {
+    game, title: "", players: game === "oscilloscope" ? 1 : 2, seats: ["me", "bot:normal"], flags: {},
+    private: false, on_leave: "reopen", decks: ["classic", "classic"], customDecks: [null, null],
+    options: "none", customOptions: null, name: myName() || "",
+  };
+}
+
+function botLabel(spec) {
+  return { easy: t("Bot: easy"), normal: t("Bot: normal"), hard: t("Bot: hard"), random: t("Bot: random moves") }[spec]
+    || t("Bot: {spec}", { spec });
+}
+
+function gameInfo(name) { return L.catalog ? L.catalog.games.find((g) => g.name === name) : null; }
+
+function playerRange(game) {
+  const info = gameInfo(game);
+  if (!info) return [2, 2];
+  const flagMax = game === "oscilloscope" ? Number(L.form.flags.max_players || 4) : info.max_players;
+  return [info.min_players, Math.min(info.max_players, flagMax)];
+}
+
+function fitSeats() {
+  const f = L.form;
+  const n = f.game === "oscilloscope" ? f.players : 2;
+  const seats = f.seats.slice(0, n);
+  while (seats.length < n) seats.push(seats.length === 0 ? "me" : "bot:normal");
+  f.seats = seats;
+}
+
+function save() { keepDraft("lobby", L.form); }
+
+async function load() {
+  const [catalog, rooms, all, decks, options] = await Promise.all([
+    api("GET", "/api/games"), api("GET", "/api/rooms?open=true&limit=30"), api("GET", "/api/rooms?open=false&limit=30"),
+    api("GET", "/web/decks/zeta"), api("GET", "/web/options/utahime")]);
+  L.catalog = catalog;
+  L.rooms = rooms.rooms;
+  const open = new Set(rooms.rooms.map((r) => r.id));
+  L.playing = all.rooms.filter((r) => !open.has(r.id) && r.status === "playing");
+  L.presets = decks.presets;
+  L.optionSets = options.sets;
+}
+
+async function loadMine() {
+  const seats = mySeats();
+  const out = {};
+  await Promise.all(Object.entries(seats).map(async ([room, entry]) => {
+    try {
+      out[room] = { entry, room: await api("GET", `/api/rooms/${room}`, undefined, entry.token) };
+    } catch (e) {
+      out[room] = { entry, error: e };
+    }
+  }));
+  L.mine = out;
+}
+
+async function start(container) {
+  L.container = container;
+  document.title = "cardtable";
+  L.form = { ...defaultForm(), ...(draft("lobby") || {}) };
+  L.form.name = L.form.name || myName() || "";
+  draw();
+  try {
+    await load();
+  } catch (e) {
+    L.error = e;
+  }
+  await loadMine();
+  fitSeats();
+  draw();
+  setInterval(async () => {
+    try {
+      await load();
+      await loadMine();
+      if (!L.container.contains(document.activeElement) || document.activeElement === document.body) draw();
+      else drawLists();
+    } catch { /* keep the last lists */ }
+  }, 8000);
+}
+
+// -- the new-room form ---------------------------------------------------------------------------------
+function gamePicker() {
+  return h("div", { class: "game-picker", role: "radiogroup", "aria-label": t("Game") },
+    GAMES.map((g) => h("button", {
+      type: "button", role: "radio", class: ["game-tile", "tile-" + g, L.form.game === g ? "active" : ""],
+      "aria-checked": L.form.game === g ? "true" : "false", dataset: { key: "game-" + g, game: g },
+      on: { click: () => { L.form = { ...defaultForm(g), name: L.form.name, title: L.form.title }; fitSeats(); save(); draw(); } },
+    }, h("span", { class: "tile-art", "aria-hidden": "true" }, { zeta: "◆", oscilloscope: "∿", utahime: "♥" }[g]),
+    h("span", { class: "tile-title" }, gameTitle(g)),
+    h("span", { class: "tile-text" }, gameTagline(g)))));
+}
+
+function seatRow(i) {
+  const f = L.form;
+  const select = h("select", { class: "input", dataset: { key: "seat-" + i }, "aria-label": t("Seat {n}", { n: i + 1 }) },
+    h("option", { value: "me", selected: f.seats[i] === "me" }, t("You")),
+    h("option", { value: "open", selected: f.seats[i] === "open" }, t("A person (invite link)")),
+    BOTS.map((b) => h("option", { value: "bot:" + b, selected: f.seats[i] === "bot:" + b }, botLabel(b))));
+  select.addEventListener("change", () => {
+    if (select.value === "me") f.seats = f.seats.map((s) => (s === "me" ? "open" : s));
+    f.seats[i] = select.value;
+    save();
+    draw();
+  });
+  let extra = null;
+  if (f.game === "zeta") extra = deckChooser(i);
+  return h("div", { class: "seat-row" }, h("span", { class: ["seat-chip", "seat-" + i] },
+    h("span", { class: "seat-dot", "aria-hidden": "true" }), "P" + (i + 1)), select, extra);
+}
+
+function deckChooser(i) {
+  const f = L.form;
+  const current = f.decks[i] || "classic";
+  const select = h("select", { class: "input", dataset: { key: "deck-" + i }, "aria-label": t("Deck of P{n}", { n: i + 1 }) },
+    h("optgroup", { label: t("Preset decks") }, L.presets.map((p) => h("option", { value: p.name, selected: current === p.name },
+      t("Deck: {name}", { name: p.name })))),
+    h("option", { value: "random", selected: current === "random" }, t("A random legal deck")),
+    savedDecks().length ? h("optgroup", { label: t("My decks") }, savedDecks().map((d, k) =>
+      h("option", { value: "saved:" + k, selected: current === "saved:" + k }, d.name))) : null,
+    h("option", { value: "paste", selected: current === "paste" }, t("Paste or upload a deck file…")));
+  select.addEventListener("change", () => { f.decks[i] = select.value; save(); draw(); });
+  const parts = [select];
+  if (current === "plain") parts.push(h("span", { class: "field-help" }, t("The plain deck breaks the copy limit: turn off construction_limits below.")));
+  if (current === "paste") parts.push(pasteBox("deck" + i, "zeta", i));
+  return h("div", { class: "deck-choice" }, parts);
+}
+
+function pasteBox(key, kind, seat) {
+  const state = L.paste[key] || (L.paste[key] = { text: "", result: null });
+  const area = h("textarea", { class: "input mono", rows: 6, dataset: { key: "paste-" + key }, spellcheck: "false",
+    placeholder: kind === "zeta" ? 'name = "mine"\nchant_practice = 8\n…' : 'option_set = "designer_example"\np1_options = ["scout"]\n…',
+    "aria-label": kind === "zeta" ? t("Deck file (TOML)") : t("Option setup file (TOML)") });
+  area.value = state.text;
+  area.addEventListener("input", () => { state.text = area.value; });
+  const upload = h("input", { type: "file", accept: ".toml,text/plain", class: "file", "aria-label": t("Upload a file") });
+  upload.addEventListener("change", async () => {
+    if (upload.files && upload.files[0]) {
+      state.text = await readFile(upload.files[0]);
+      await check();
+    }
+  });
+  const check = async () => {
+    try {
+      if (kind === "zeta") {
+        state.result = await api("POST", "/web/decks/zeta/check", { toml: state.text, rules: deckRules() });
+        L.form.customDecks[seat] = state.result.ok ? state.result.deck : null;
+      } else {
+        state.result = await api("POST", "/web/options/utahime/check", { toml: state.text, rules: optionRules() });
+        L.form.customOptions = state.result.ok ? state.result.setup : null;
+      }
+    } catch (e) {
+      state.result = { ok: false, problems: [{ message: e.message }] };
+    }
+    save();
+    draw();
+  };
+  const result = state.result;
+  return h("div", { class: "paste" }, area,
+    h("div", { class: "row" }, upload, button(t("Check"), check, { dataset: { key: "check-" + key } })),
+    result ? h("ul", { class: ["checks", result.ok ? "ok" : "bad"], "aria-live": "polite" },
+      result.ok ? h("li", null, t("Looks good: this can be played."))
+        : result.problems.map((p) => h("li", null, typeof p === "string" ? p : p.message))) : null);
+}
+
+function deckRules() {
+  const f = L.form.flags;
+  return { deck_size: Number(f.deck_size ?? 25), construction_limits: f.construction_limits ?? true };
+}
+
+function optionRules() {
+  const f = L.form.flags;
+  return { option_cost_budget: Number(f.option_cost_budget ?? 28), option_max_copies: Number(f.option_max_copies ?? 2) };
+}
+
+function optionChooser() {
+  const f = L.form;
+  const select = h("select", { class: "input", dataset: { key: "options" }, "aria-label": t("Option and hero cards") },
+    h("option", { value: "none", selected: f.options === "none" }, t("No option cards (the seed's game)")),
+    L.optionSets.map((s) => h("option", { value: s.name, selected: f.options === s.name },
+      t("Set: {title} (default loadouts)", { title: s.title }))),
+    savedOptionSetups().length ? h("optgroup", { label: t("My option setups") }, savedOptionSetups().map((s, k) =>
+      h("option", { value: "saved:" + k, selected: f.options === "saved:" + k }, s.name))) : null,
+    h("option", { value: "paste", selected: f.options === "paste" }, t("Paste or upload a setup file…")));
+  select.addEventListener("change", () => { f.options = select.value; save(); draw(); });
+  return field(t("Option and hero cards"), h("div", null, select, f.options === "paste" ? pasteBox("options", "utahime") : null),
+    t("Build your own loadouts within the budget of 28 in the deck builder."));
+}
+
+function flagControl(flag) {
+  const f = L.form.flags;
+  const value = flag.name in f ? f[flag.name] : flag.default;
+  const key = "flag-" + flag.name;
+  let control;
+  const set = (v) => {
+    if (v === flag.default || (typeof flag.default === "number" && Number(v) === flag.default)) delete f[flag.name];
+    else f[flag.name] = v;
+    save();
+    draw();
+  };
+  if (flag.kind === "bool") {
+    control = h("input", { type: "checkbox", checked: Boolean(value), dataset: { key }, "aria-label": flag.name });
+    control.addEventListener("change", () => set(control.checked));
+  } else if (flag.choices) {
+    control = h("select", { class: "input", dataset: { key }, "aria-label": flag.name },
+      flag.choices.map((c) => h("option", { value: String(c), selected: String(c) === String(value) },
+        String(c) + (String(c) === String(flag.default) ? " " + t("(standard)") : ""))));
+    control.addEventListener("change", () => set(flag.kind === "int" ? Number(control.value) : control.value));
+  } else if (flag.kind === "int") {
+    control = h("input", { type: "number", class: "input narrow", value: String(value), dataset: { key }, "aria-label": flag.name });
+    control.addEventListener("change", () => set(Number(control.value)));
+  } else {
+    control = h("input", { type: "text", class: "input", value: String(value), dataset: { key }, "aria-label": flag.name });
+    control.addEventListener("change", () => set(control.value));
+  }
+  const changed = flag.name in f;
+  return h("div", { class: ["flag", changed ? "changed" : ""] },
+    h("div", { class: "flag-head" }, h("code", null, flag.name), control),
+    h("div", { class: "flag-doc" }, t(flag.doc), " ",
+      flag.ledger ? h("button", { type: "button", class: "rule-link", on: { click: () => openRules(L.form.game, flag.ledger) } },
+        flag.ledger) : null,
+      " ", h("span", { class: "muted" }, t("standard: {value}", { value: String(flag.default) }))));
+}
+
+function flagsPanel() {
+  const info = gameInfo(L.form.game);
+  if (!info) return null;
+  const changed = Object.keys(L.form.flags).length;
+  const details = h("details", { class: "flags", open: L.flagsOpen || false },
+    h("summary", null, t("Rule variants"), " ",
+      h("span", { class: "badge" }, changed ? tn("{n} changed", "{n} changed", changed) : t("standard rules"))),
+    h("p", { class: "muted" }, t("Every open question of the rulebook is a variant; the standard game is the default.")),
+    changed ? button(t("Back to the standard rules"), () => { L.form.flags = {}; save(); draw(); }, { kind: "ghost" }) : null,
+    h("div", { class: "flag-list" }, info.flags.map(flagControl)));
+  details.addEventListener("toggle", () => { L.flagsOpen = details.open; });
+  return details;
+}
+
+function setupOf() {
+  const f = L.form;
+  if (f.game === "zeta") {
+    return {
+      decks: f.decks.slice(0, 2).map((d, i) => {
+        if (d && d.startsWith("saved:")) {
+          const saved = savedDecks()[Number(d.slice(6))];
+          return saved ? { name: saved.name, cards: saved.cards, names: saved.names || {} } : "classic";
+        }
+        if (d === "paste") return f.customDecks[i] || "invalid";
+        return d || "classic";
+      }),
+    };
+  }
+  if (f.game === "oscilloscope") return { players: f.players };
+  if (f.options === "none") return {};
+  if (f.options === "paste") return f.customOptions || { option_set: "invalid" };
+  if (f.options.startsWith("saved:")) {
+    const saved = savedOptionSetups()[Number(f.options.slice(6))];
+    return saved ? saved.setup : {};
+  }
+  return { option_set: f.options };
+}
+
+async function create(event) {
+  event.preventDefault();
+  const f = L.form;
+  const me = f.seats.indexOf("me");
+  const name = f.name.trim();
+  if (me >= 0 && !name) {
+    L.error = { code: "bad_name", message: t("Enter your name to take a seat.") };
+    draw();
+    return;
+  }
+  L.busy = true;
+  L.error = null;
+  draw();
+  try {
+    const body = {
+      game: f.game, title: f.title.trim(), rules: f.flags, setup: setupOf(), private: f.private, on_leave: f.on_leave,
+      seats: f.seats.map((s) => (s.startsWith("bot:") ? { kind: "bot", spec: s.slice(4) } : { kind: "open" })),
+    };
+    const made = await api("POST", "/api/rooms", body);
+    const room = made.room;
+    if (made.invite) keepInvite(room.id, made.invite);
+    if (me >= 0) {
+      keepName(name);
+      const joined = await api("POST", `/api/rooms/${room.id}/join`, { name, seat: me, invite: made.invite || undefined });
+      keepSeat(room.id, { token: joined.token, seat: joined.seat, name, game: room.game, title: room.title });
+    }
+    location.href = `/room/${room.id}` + (made.invite ? `?invite=${encodeURIComponent(made.invite)}` : "");
+  } catch (e) {
+    L.error = e;
+    L.busy = false;
+    draw();
+  }
+}
+
+function form() {
+  const f = L.form;
+  const [lo, hi] = playerRange(f.game);
+  const name = h("input", { class: "input", maxlength: 24, value: f.name, autocomplete: "nickname", dataset: { key: "name" },
+    placeholder: t("e.g. Aki"), id: "your-name" });
+  name.addEventListener("input", () => { f.name = name.value; save(); });
+  const title = h("input", { class: "input", maxlength: 64, value: f.title, dataset: { key: "title" },
+    placeholder: t("Friday game"), id: "room-title" });
+  title.addEventListener("input", () => { f.title = title.value; save(); });
+  let players = null;
+  if (lo !== hi) {
+    const select = h("select", { class: "input", dataset: { key: "players" }, id: "players" },
+      Array.from({ length: hi - lo + 1 }, (_, k) => lo + k).map((n) => h("option", { value: n, selected: n === f.players },
+        n === 1 ? t("1 player (solo)") : tn("{n} player", "{n} players", n))));
+    select.addEventListener("change", () => { f.players = Number(select.value); fitSeats(); save(); draw(); });
+    players = field(t("Players"), select);
+  }
+  const priv = h("input", { type: "checkbox", checked: f.private, dataset: { key: "private" } });
+  priv.addEventListener("change", () => { f.private = priv.checked; save(); });
+  const leave = h("select", { class: "input", dataset: { key: "onleave" } },
+    h("option", { value: "reopen", selected: f.on_leave === "reopen" }, t("the seat opens for someone else")),
+    h("option", { value: "bot", selected: f.on_leave === "bot" }, t("a bot takes it over")));
+  leave.addEventListener("change", () => { f.on_leave = leave.value; save(); });
+  const node = h("form", { class: "card new-room", "aria-labelledby": "new-room-title" },
+    h("h2", { id: "new-room-title" }, t("New room")),
+    gamePicker(),
+    h("div", { class: "form-grid" },
+      field(t("Your name"), name),
+      field(t("Room title"), title, t("Optional; shown in the room list.")),
+      players),
+    h("fieldset", { class: "seats-box" }, h("legend", null, t("Seats")),
+      f.seats.map((_, i) => seatRow(i)),
+      h("p", { class: "field-help" }, f.game === "zeta" ? t("P1 brings the first deck; who moves first is a coin toss.")
+        : t("Give a seat to a person to get an invite link; bots move by themselves."))),
+    f.game === "utahime" ? optionChooser() : null,
+    flagsPanel(),
+    h("div", { class: "form-grid" },
+      h("label", { class: "check" }, priv, t("Private room (only people with the invite link)")),
+      field(t("When a person leaves"), leave)),
+    errorBox(L.error, () => { L.error = null; draw(); }),
+    h("div", { class: "actions" },
+      h("button", { type: "submit", class: "btn btn-primary btn-large", disabled: L.busy || !L.catalog, dataset: { key: "create" } },
+        L.busy ? t("Creating…") : t("Create the room"))));
+  node.addEventListener("submit", create);
+  return node;
+}
+
+// -- the lists -----------------------------------------------------------------------------------------
+function seatsSummary(room) {
+  return h("span", { class: "seat-list" }, room.seats.map((s) => h("span", {
+    class: ["seat-chip", "small", "seat-" + s.seat, s.status === "open" ? "open" : ""] },
+  h("span", { class: "seat-dot", "aria-hidden": "true" }),
+  s.status === "open" ? t("P{n} open", { n: s.seat + 1 }) : s.label)));
+}
+
+function statusWord(room) {
+  return { waiting: t("waiting for players"), playing: t("playing"), finished: t("finished") }[room.status] || room.status;
+}
+
+function roomRow(room, kind) {
+  const title = room.title || t("{game} room", { game: gameTitle(room.game) });
+  const open = room.seats.filter((s) => s.status === "open").length;
+  return h("li", { class: "room-row", dataset: { room: room.id } },
+    h("div", { class: "room-main" },
+      h("a", { href: `/room/${room.id}`, class: "room-title" }, title),
+      h("span", { class: ["badge", "game-" + room.game] }, gameTitle(room.game)),
+      h("span", { class: "muted small" }, statusWord(room), " · ", ago(room.updated_at))),
+    seatsSummary(room),
+    h("div", { class: "room-buttons" },
+      kind === "open" && open ? h("a", { class: "btn btn-primary small", href: `/room/${room.id}` }, t("Join")) : null,
+      h("a", { class: "btn small", href: `/room/${room.id}?watch=1` }, t("Watch"))));
+}
+
+function mineRow([id, item]) {
+  const room = item.room;
+  const entry = item.entry;
+  const forget = () => { forgetSeat(id); delete L.mine[id]; draw(); };
+  if (!room) {
+    return h("li", { class: "room-row" }, h("div", { class: "room-main" },
+      h("span", { class: "room-title" }, entry.title || gameTitle(entry.game)),
+      h("span", { class: "muted small" }, t("This seat is no longer held by this browser."))),
+    h("div", { class: "room-buttons" }, button(t("Forget"), forget, { class: "small" })));
+  }
+  const mine = room.to_move === entry.seat && room.status === "playing";
+  const title = room.title || t("{game} room", { game: gameTitle(room.game) });
+  const invite = inviteOf(id);
+  return h("li", { class: ["room-row", mine ? "your-turn" : ""], dataset: { room: id } },
+    h("div", { class: "room-main" },
+      h("a", { href: `/room/${id}` + (invite ? `?invite=${encodeURIComponent(invite)}` : ""), class: "room-title" }, title),
+      h("span", { class: ["badge", "game-" + room.game] }, gameTitle(room.game)),
+      mine ? h("span", { class: "badge badge-turn" }, t("Your turn")) : h("span", { class: "muted small" }, statusWord(room)),
+      h("span", { class: "muted small" }, t("as {name}", { name: room.seats[entry.seat] ? room.seats[entry.seat].label : entry.name }))),
+    seatsSummary(room),
+    h("div", { class: "room-buttons" },
+      h("a", { class: "btn btn-primary small", href: `/room/${id}` + (invite ? `?invite=${encodeURIComponent(invite)}` : "") },
+        t("Open")),
+      button(t("Forget"), forget, { class: "small", kind: "ghost" })));
+}
+
+function lists() {
+  const mine = Object.entries(L.mine).sort((a, b) => String(b[1].entry.joined).localeCompare(String(a[1].entry.joined)));
+  return h("div", { class: "lists" },
+    h("section", { class: "card", "aria-labelledby": "mine-title" },
+      h("h2", { id: "mine-title" }, t("My games")),
+      mine.length ? h("ul", { class: "room-list", id: "my-games" }, mine.map(mineRow))
+        : h("p", { class: "muted" }, t("The rooms you take a seat in are kept here, in this browser."))),
+    h("section", { class: "card", "aria-labelledby": "open-title" },
+      h("div", { class: "card-head" }, h("h2", { id: "open-title" }, t("Open rooms")),
+        button(t("Refresh"), async () => { await load(); await loadMine(); draw(); }, { kind: "ghost", class: "small",
+          dataset: { key: "refresh" } })),
+      L.rooms.length ? h("ul", { class: "room-list", id: "open-rooms" }, L.rooms.map((r) => roomRow(r, "open")))
+        : h("p", { class: "muted" }, t("No room has an open seat right now. Make one!"))),
+    L.playing.length ? h("section", { class: "card", "aria-labelledby": "playing-title" },
+      h("h2", { id: "playing-title" }, t("Being played")),
+      h("ul", { class: "room-list" }, L.playing.map((r) => roomRow(r, "watch")))) : null);
+}
+
+function drawLists() {
+  const box = L.container.querySelector(".lists");
+  if (box) box.replaceWith(lists());
+}
+
+function draw() {
+  if (!L.container) return;
+  render(L.container, h("section", { class: "page lobby" },
+    h("div", { class: "hero" },
+      h("h1", { id: "lobby-title" }, t("Card games at one table")),
+      h("p", { class: "lead" }, t("Zeta, Oscilloscope and Utahime: play with friends, against bots, or watch."))),
+    h("div", { class: "lobby-grid" }, form(), lists())));
+}
+
+export default { start, draw };
+export { joinList };

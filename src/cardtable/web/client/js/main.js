@@ -1,0 +1,55 @@
+// The client's entry: load the page language, then route on the address to a page.
+import { h, render } from "./dom.js";
+import { onLanguage, preferredLanguage, setLanguage, t } from "./i18n.js";
+import { header, notFound, refreshRules } from "./ui.js";
+
+const ROUTES = [
+  [/^\/$/, () => import("./lobby.js"), "lobby"],
+  [/^\/room\/([A-Za-z0-9_-]{1,24})$/, () => import("./room.js"), "room"],
+  [/^\/replay\/([A-Za-z0-9_-]{1,24})\/(\d{1,7})$/, () => import("./replay.js"), "replay"],
+  [/^\/decks$/, () => import("./decks.js"), "decks"],
+  [/^\/rules(?:\/(zeta|oscilloscope|utahime))?$/, () => import("./rules.js"), "rules"],
+];
+
+let page = null;
+let active = "";
+const root = document.getElementById("app");
+const shell = { top: h("div"), body: h("main", { id: "main", class: "main" }) };
+
+function drawHeader() {
+  render(shell.top, header(active));
+}
+
+async function start() {
+  await setLanguage(preferredLanguage());
+  const path = location.pathname.replace(/\/+$/, "") || "/";
+  let params = null;
+  let load = null;
+  for (const [pattern, loader, name] of ROUTES) {
+    const m = pattern.exec(path);
+    if (m) {
+      params = m.slice(1);
+      load = loader;
+      active = name;
+      break;
+    }
+  }
+  render(root, h("a", { href: "#main", class: "skip" }, t("Skip to the page")), shell.top, shell.body);
+  drawHeader();
+  if (!load) {
+    render(shell.body, notFound());
+    return;
+  }
+  const module = await load();
+  page = module.default;
+  await page.start(shell.body, params, new URLSearchParams(location.search));
+  onLanguage(() => {
+    drawHeader();
+    page.draw();
+    refreshRules();
+  });
+}
+
+start().catch((error) => {
+  render(root, h("pre", { class: "fatal" }, String(error && error.stack ? error.stack : error)));
+});

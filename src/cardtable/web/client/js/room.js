@@ -1,0 +1,388 @@
+// A room: play a seat (its token from this browser's localStorage) or watch. Everything on the page is
+// drawn from the last state message (the seat's view, its log, its legal actions) and the room's
+// metadata; a move is a click that sends one action string, and the server answers for it.
+import { copyText, download, h, render, scrollToEnd } from "./dom.js";
+import { t, tn } from "./i18n.js";
+import { api, forgetSeat, inviteOf, keepInvite, keepName, keepSeat, myName, seatOf } from "./api.js";
+import { RoomSocket } from "./socket.js";
+import { button, errorBox, gameTitle, openRules, seatChip } from "./ui.js";
+import { loadGame, choicesPanel, logPanel } from "./table.js";
+
+const R = {
+  container: null, roomId: null, invite: null, entry: null, socket: null, room: null, msg: null, events: [], lines: [],
+  status: "connecting", error: null, notice: null, selected: null, hint: null, hintBusy: false, history: [],
+  cards: null, module: null, seat: null, joinName: "", stopped: null, endSeen: null, sending: false, drawn: false,
+};
+
+function isMine() {
+  const m = R.msg;
+  return Boolean(m && R.seat !== null && m.started && m.to_move === R.seat && !m.outcome && m.legal.length);
+}
+
+function botToMove() {
+  const m = R.msg;
+  if (!m || !R.room || m.to_move === null || m.to_move === undefined || m.outcome) return null;
+  const seat = R.room.seats[m.to_move];
+  return seat && seat.status === "bot" ? seat : null;
+}
+
+async function start(container, params, query) {
+  R.container = container;
+  R.roomId = params[0];
+  const invite = query.get("invite");
+  if (invite) keepInvite(R.roomId, invite);
+  R.invite = invite || inviteOf(R.roomId);
+  R.entry = seatOf(R.roomId);
+  R.joinName = myName() || "";
+  draw();
+  try {
+    R.cards = await api("GET", "/web/cards");
+  } catch (e) {
+    R.error = e;
+  }
+  connect();
+}
+
+function connect() {
+  R.socket = new RoomSocket(R.roomId, {
+    token: R.entry ? R.entry.token : null,
+    invite: R.invite,
+    onWelcome: async (welcome) => {
+      R.seat = welcome.seat;
+      R.room = welcome.room;
+      if (!R.module) {
+        const module = await loadGame(R.room.game);
+        R.extra = module.prepare ? await module.prepare(R.room.setup, R.room.rules) : null;
+        R.module = module;
+      }
+      if (R.entry && welcome.seat !== null) keepSeat(R.roomId, { ...R.entry, seat: welcome.seat, game: R.room.game, title: R.room.title });
+      loadHistory();
+      draw();
+    },
+    onState: (msg, events, lines) => {
+      const moved = !R.msg || msg.version !== R.msg.version || msg.game_no !== R.msg.game_no;
+      R.msg = msg;
+      R.events = events;
+      R.lines = lines;
+      if (moved) {
+        R.selected = null;
+        R.hint = null;
+      }
+      if (msg.outcome && R.endSeen !== msg.game_no) {
+        R.endSeen = msg.game_no;
+        loadHistory();
+      }
+      R.sending = false;
+      draw();
+    },
+    onRoom: (room) => {
+      R.room = room;
+      loadHistory();
+      draw();
+    },
+    onAccepted: () => {
+      R.error = null;
+    },
+    onError: (error) => {
+      R.error = error;
+      R.sending = false;
+      draw();
+    },
+    onStatus: (status) => {
+      R.status = status;
+      drawStatus();
+    },
+    onSeatLost: (code) => {
+      forgetSeat(R.roomId);
+      R.entry = null;
+      R.seat = null;
+      R.notice = code === "revoked" ? t("You left this seat; you are watching now.")
+        : t("This browser no longer holds a seat here; you are watching now.");
+      draw();
+    },
+    onStop: (code) => {
+      R.stopped = code;
+      draw();
+    },
+  });
+  R.socket.connect();
+}
+
+async function loadHistory() {
+  try {
+    const token = R.entry ? R.entry.token : undefined;
+    const q = R.invite ? `?invite=${encodeURIComponent(R.invite)}` : "";
+    const out = await api("GET", `/api/rooms/${R.roomId}/history${q}`, undefined, token);
+    R.history = out.games;
+    draw();
+  } catch { /* the history is a convenience */ }
+}
+
+function play(action) {
+  if (!R.socket) return;
+  R.error = null;
+  R.hint = null;
+  R.selected = null;
+  R.sending = true;
+  R.socket.act(action);
+  draw();
+}
+
+async function join(seat) {
+  const name = R.joinName.trim();
+  if (!name) {
+    R.error = { code: "bad_name", message: t("Enter your name to take a seat.") };
+    draw();
+    return;
+  }
+  try {
+    const joined = await api("POST", `/api/rooms/${R.roomId}/join`, { name, seat, invite: R.invite || undefined });
+    keepName(name);
+    R.entry = { token: joined.token, seat: joined.seat, name, game: joined.room.game, title: joined.room.title };
+    keepSeat(R.roomId, R.entry);
+    R.room = joined.room;
+    R.error = null;
+    R.notice = null;
+    R.socket.reseat(joined.token);
+  } catch (e) {
+    R.error = e;
+  }
+  draw();
+}
+
+async function leave() {
+  if (!R.entry) return;
+  if (!window.confirm(t("Leave your seat? Your token is revoked and the seat is given up."))) return;
+  try {
+    await api("POST", `/api/rooms/${R.roomId}/leave`, {}, R.entry.token);
+  } catch (e) {
+    if (e.code !== "bad_token") {
+      R.error = e;
+      draw();
+      return;
+    }
+  }
+  forgetSeat(R.roomId);
+  R.entry = null;
+  R.seat = null;
+  R.socket.reseat(null);
+  draw();
+}
+
+async function rematch() {
+  try {
+    R.room = await api("POST", `/api/rooms/${R.roomId}/rematch`, {}, R.entry ? R.entry.token : undefined);
+    R.error = null;
+  } catch (e) {
+    R.error = e;
+  }
+  draw();
+}
+
+async function downloadRecord(gameNo) {
+  try {
+    const q = R.invite ? `?invite=${encodeURIComponent(R.invite)}` : "";
+    const record = await api("GET", `/api/rooms/${R.roomId}/records/${gameNo}${q}`, undefined, R.entry ? R.entry.token : undefined);
+    download(`cardtable-${R.room.game}-${R.roomId}-${gameNo}.json`, JSON.stringify(record, null, 2) + "\n");
+  } catch (e) {
+    R.error = e;
+    draw();
+  }
+}
+
+async function askHint() {
+  if (!R.entry || R.hintBusy) return;
+  R.hintBusy = true;
+  draw();
+  try {
+    R.hint = await api("POST", `/web/rooms/${R.roomId}/hint`, {}, R.entry.token);
+    R.error = null;
+  } catch (e) {
+    R.error = e;
+  }
+  R.hintBusy = false;
+  draw();
+}
+
+function replayLink(gameNo) {
+  return `/replay/${R.roomId}/${gameNo}` + (R.invite ? `?invite=${encodeURIComponent(R.invite)}` : "");
+}
+
+// -- drawing -------------------------------------------------------------------------------------------
+export function context() {
+  const m = R.msg;
+  return {
+    game: R.room.game, view: m.view, legal: isMine() ? m.legal : [], names: m.names, seat: R.seat, toMove: m.to_move,
+    rules: R.room.rules, setup: R.room.setup, cards: R.cards, events: R.events, outcome: m.outcome,
+    seats: R.room.seats, started: m.started, selected: R.selected, hint: R.hint && R.hint.version === m.version ? R.hint.best : null,
+    interactive: isMine() && !R.sending, replay: false, extra: R.extra,
+    select: (key) => { R.selected = R.selected === key ? null : key; draw(); },
+    act: (action) => play(action),
+    notify: (text) => { R.error = { code: "local", message: text }; draw(); },
+  };
+}
+
+function statusLine() {
+  const words = { open: t("connected"), connecting: t("connecting…"), reconnecting: t("reconnecting…"), stopped: t("offline") };
+  return h("span", { class: ["conn", "conn-" + R.status], role: "status", id: "conn" },
+    h("span", { class: "conn-dot", "aria-hidden": "true" }), words[R.status] || R.status);
+}
+
+function drawStatus() {
+  const node = R.container.querySelector("#conn");
+  if (node) node.replaceWith(statusLine());
+}
+
+function banner(ctx) {
+  const m = R.msg;
+  if (!m || !R.room) return null;
+  const openSeats = R.room.seats.filter((s) => s.status === "open").length;
+  if (m.outcome) return null;
+  if (!m.started) {
+    return h("div", { class: "banner waiting", id: "turn" },
+      h("strong", null, t("Waiting for players")), " ",
+      tn("{n} seat is still open.", "{n} seats are still open.", openSeats));
+  }
+  const prompt = R.module ? R.module.prompt(ctx) : null;
+  const rule = prompt && prompt.rule ? h("button", { type: "button", class: "rule-link", on: { click: () => openRules(R.room.game, prompt.rule) } }, prompt.rule) : null;
+  if (isMine()) {
+    return h("div", { class: "banner mine", id: "turn", role: "status" },
+      h("strong", null, t("Your turn")), prompt ? [" · ", prompt.text, " ", rule] : null,
+      R.entry ? button(R.hintBusy ? t("Thinking…") : t("Hint"), askHint, { kind: "ghost", class: "small hint-btn",
+        disabled: R.hintBusy, dataset: { key: "hint" } }) : null);
+  }
+  const bot = botToMove();
+  const who = m.to_move !== null && m.to_move !== undefined ? m.names[m.to_move] : "";
+  if (bot) {
+    return h("div", { class: "banner bot", id: "turn", role: "status" },
+      h("span", { class: "spinner", "aria-hidden": "true" }), h("strong", null, t("{name} is thinking…", { name: who })),
+      prompt ? [" · ", prompt.text] : null);
+  }
+  return h("div", { class: "banner other", id: "turn", role: "status" },
+    h("strong", null, R.seat === null ? t("{name} to move", { name: who }) : t("Waiting for {name}", { name: who })),
+    prompt ? [" · ", prompt.text, " ", rule] : null);
+}
+
+function endCard(ctx) {
+  const m = R.msg;
+  if (!m || !m.outcome) return null;
+  const o = m.outcome;
+  const winners = o.winners || [];
+  let head;
+  if (R.room.seats.length === 1) head = t("Solo game over: score {score}", { score: (o.scores || [0])[0] });
+  else if (!winners.length) head = t("Draw");
+  else if (R.seat !== null && winners.includes(R.seat)) head = winners.length > 1 ? t("You share the win") : t("You win!");
+  else head = tn("{names} wins", "{names} win", winners.length, { names: winners.map((w) => m.names[w]).join(" & ") });
+  const reason = R.module ? R.module.reason(o, ctx) : o.reason;
+  const scores = o.scores && R.room.seats.length > 1 ? h("p", { class: "scores" }, o.scores.map((s, p) =>
+    h("span", { class: "score" }, seatChip(m.names, p), " ", String(s)))) : null;
+  const current = R.history.find((g) => g.game_no === m.game_no);
+  return h("section", { class: ["end-card", R.seat !== null && winners.includes(R.seat) ? "won" : ""], id: "end", "aria-live": "polite" },
+    h("h2", null, head),
+    h("p", { class: "reason" }, reason, " ", o.rule ? h("button", { type: "button", class: "rule-link",
+      on: { click: () => openRules(R.room.game, o.rule) } }, o.rule) : null),
+    R.module && R.module.endDetail ? R.module.endDetail(ctx) : null,
+    scores,
+    o.detail ? h("p", { class: "muted small" }, o.detail) : null,
+    h("div", { class: "actions" },
+      R.entry ? button(t("Rematch"), rematch, { kind: "primary", dataset: { key: "rematch" } }) : null,
+      button(t("Download the record"), () => downloadRecord(m.game_no), { dataset: { key: "download" } }),
+      current && current.record_url ? h("a", { class: "btn", href: replayLink(m.game_no) }, t("Watch the replay")) : null,
+      h("a", { class: "btn btn-ghost", href: "/" }, t("Back to the lobby"))));
+}
+
+function seatsCard() {
+  const room = R.room;
+  const m = R.msg;
+  const names = m ? m.names : room.seats.map((s) => s.label);
+  const name = h("input", { class: "input", maxlength: 24, value: R.joinName, placeholder: t("Your name"),
+    "aria-label": t("Your name"), dataset: { key: "join-name" } });
+  name.addEventListener("input", () => { R.joinName = name.value; });
+  const anyOpen = room.seats.some((s) => s.status === "open");
+  const rows = room.seats.map((s) => {
+    const you = R.seat === s.seat;
+    const thinking = botToMove() && m && m.to_move === s.seat;
+    let state;
+    if (s.status === "open") {
+      state = R.seat === null && R.entry === null
+        ? button(t("Take this seat"), () => join(s.seat), { kind: "primary", class: "small", dataset: { key: "join-" + s.seat } })
+        : h("span", { class: "muted" }, t("open"));
+    } else if (s.status === "bot") state = h("span", { class: "muted" }, thinking ? t("thinking…") : t("bot"));
+    else state = h("span", { class: "muted" }, you ? t("you") : t("person"));
+    return h("li", { class: ["seat-row", you ? "you" : "", m && m.to_move === s.seat && !m.outcome ? "to-move" : ""] },
+      seatChip(names, s.seat), thinking ? h("span", { class: "spinner small", "aria-hidden": "true" }) : null, state);
+  });
+  const invite = `${location.origin}/room/${R.roomId}` + (R.invite ? `?invite=${encodeURIComponent(R.invite)}` : "");
+  let copied = null;
+  return h("section", { class: "card side-card", "aria-labelledby": "seats-title" },
+    h("h2", { id: "seats-title" }, t("Seats")),
+    h("ul", { class: "seat-rows" }, rows),
+    anyOpen && R.seat === null && R.entry === null ? name : null,
+    anyOpen ? h("div", { class: "invite" },
+      h("span", { class: "field-label" }, t("Invite link")),
+      h("div", { class: "row" }, h("input", { class: "input mono", readonly: true, value: invite, id: "invite-link",
+        "aria-label": t("Invite link") }),
+      button(t("Copy"), async (e) => {
+        const ok = await copyText(invite);
+        copied = e.target;
+        copied.textContent = ok ? t("Copied") : t("Copy failed");
+      }, { class: "small", dataset: { key: "copy-invite" } }))) : null,
+    R.entry ? button(t("Leave my seat"), leave, { kind: "ghost", class: "small", dataset: { key: "leave" } }) : null);
+}
+
+function historyCard() {
+  const done = R.history.filter((g) => g.record_url);
+  if (!done.length) return null;
+  return h("section", { class: "card side-card" }, h("h2", null, t("Finished games")),
+    h("ul", { class: "history" }, done.map((g) => h("li", null,
+      h("span", null, t("Game {n}", { n: g.game_no })), " ",
+      h("a", { href: replayLink(g.game_no) }, t("replay")), " · ",
+      h("button", { type: "button", class: "link", on: { click: () => downloadRecord(g.game_no) } }, t("record"))))));
+}
+
+function draw() {
+  if (!R.container) return;
+  if (R.stopped) {
+    render(R.container, h("section", { class: "page narrow" }, h("h1", null, t("This room cannot be opened")),
+      errorBox({ code: R.stopped, message: "" }), h("p", null, h("a", { href: "/" }, t("Back to the lobby")))));
+    return;
+  }
+  if (!R.room || !R.msg || !R.module) {
+    render(R.container, h("section", { class: "page" }, h("p", { class: "muted loading" }, t("Opening the room…")), statusLine(),
+      errorBox(R.error)));
+    return;
+  }
+  const ctx = context();
+  const room = R.room;
+  const title = room.title || t("{game} room", { game: gameTitle(room.game) });
+  document.title = (isMine() ? "● " : "") + title + " · cardtable";
+  const board = R.module.render(ctx);
+  render(R.container, h("section", { class: ["page", "room", "game-" + room.game], dataset: { game: room.game } },
+    h("div", { class: "room-head" },
+      h("div", { class: "room-titles" },
+        h("h1", null, title),
+        h("span", { class: ["badge", "game-" + room.game] }, gameTitle(room.game)),
+        room.private ? h("span", { class: "badge" }, t("private")) : null,
+        R.seat === null ? h("span", { class: "badge badge-watch" }, t("watching")) : null,
+        statusLine()),
+      h("div", { class: "room-tools" },
+        button(t("Rules"), () => openRules(room.game), { kind: "ghost", class: "small", dataset: { key: "rules" } }),
+        h("a", { class: "btn btn-ghost small", href: "/" }, t("Lobby")))),
+    R.notice ? h("div", { class: "notice", role: "status" }, R.notice) : null,
+    errorBox(R.error, () => { R.error = null; draw(); }),
+    banner(ctx),
+    endCard(ctx),
+    h("div", { class: "room-grid" },
+      h("div", { class: "board-area" }, board),
+      h("aside", { class: "side" },
+        seatsCard(),
+        isMine() ? choicesPanel(ctx, R.module) : null,
+        logPanel(ctx, R.module, R.lines),
+        historyCard()))));
+  if (!R.drawn) {
+    R.drawn = true;
+    scrollToEnd(R.container);
+  }
+}
+
+export default { start, draw };

@@ -1,0 +1,241 @@
+// What every page shares: the header with the language switch, error messages in words, the rules
+// panel (how to play, and any rule by id), seat colours and small widgets.
+import { h, render } from "./dom.js";
+import { language, LANGUAGES, setLanguage, t } from "./i18n.js";
+import { markdown } from "./markdown.js";
+import { api } from "./api.js";
+
+export const GAMES = ["zeta", "oscilloscope", "utahime"];
+
+/** A game's title in the page language. */
+export function gameTitle(game) {
+  if (game === "zeta") return t("Zeta");
+  if (game === "oscilloscope") return t("Oscilloscope");
+  if (game === "utahime") return t("Utahime");
+  return game;
+}
+
+/** The one-line description of a game. */
+export function gameTagline(game) {
+  if (game === "zeta") return t("Four in a row with a 25-card deck of spells: costs grow with the board.");
+  if (game === "oscilloscope") return t("Feed pulse trains, set triggers and capture the slice when they fire. 1 to 4 players.");
+  if (game === "utahime") return t("Attack and defend with a full deck of cards, energy, jokers and cosmic cards.");
+  return "";
+}
+
+/** The rule-id prefix of a game. */
+export function rulePrefix(game) {
+  return { zeta: "ZETA", oscilloscope: "OSC", utahime: "UTA" }[game] || "";
+}
+
+export function gameOfRule(id) {
+  const head = String(id || "").toUpperCase().split("-")[0];
+  return { ZETA: "zeta", OSC: "oscilloscope", UTA: "utahime" }[head] || null;
+}
+
+/** A refusal's code in words (the server's own message is shown beside it). */
+export function errorWords(code) {
+  const words = {
+    not_your_turn: t("It is not your turn."),
+    stale_version: t("The game moved on before your move arrived: look at the board again and choose."),
+    game_over: t("The game is over."),
+    illegal_action: t("That move is not allowed now."),
+    invalid_action: t("That is not a move of this game."),
+    not_started: t("The game starts when every seat is filled."),
+    spectator: t("You are watching this room: take a seat to play."),
+    wrong_seat: t("That is not your seat."),
+    bad_name: t("Choose another name."),
+    bad_title: t("Choose another title."),
+    bad_setup: t("This setup cannot be played."),
+    bad_rules: t("These rule variants cannot be combined."),
+    bad_seats: t("The seats do not fit this game."),
+    bad_agent: t("That bot does not exist."),
+    unknown_game: t("There is no such game."),
+    seat_taken: t("That seat is taken."),
+    no_access: t("This room is private: it needs its invite link."),
+    bad_token: t("This browser no longer holds that seat."),
+    no_such_room: t("There is no such room."),
+    room_full: t("This room has too many visitors right now."),
+    revoked: t("You left this seat."),
+    storage_error: t("The server could not store that. Try again."),
+    unavailable: t("The server is starting or stopping. Try again in a moment."),
+    too_large: t("That is too large to send."),
+    bad_message: t("The server did not understand the message."),
+    bad_request: t("The server did not understand the request."),
+    not_finished: t("This game is not finished yet."),
+    cannot_resume: t("This game cannot be replayed."),
+    network: t("The server cannot be reached. Check the connection and try again."),
+    internal_error: t("The server failed. Reconnecting."),
+    no_such_rule: t("There is no rule with that id."),
+  };
+  return words[code] || t("Refused.");
+}
+
+/** An error box: the words for its code, the server's message, and a link to the rule it cites. */
+export function errorBox(error, onClose) {
+  if (!error) return null;
+  const rule = error.rule;
+  return h("div", { class: "alert", role: "alert", dataset: { code: error.code || "" } },
+    h("div", { class: "alert-body" },
+      h("strong", null, errorWords(error.code)),
+      error.message && error.message !== errorWords(error.code) ? h("span", { class: "alert-detail" }, error.message) : null,
+      rule ? h("button", { type: "button", class: "rule-link", on: { click: () => openRules(gameOfRule(rule), rule) } },
+        t("Rule {id}", { id: rule })) : null),
+    onClose ? h("button", { type: "button", class: "icon-btn", "aria-label": t("Dismiss"), on: { click: onClose } }, "×")
+      : null);
+}
+
+/** The page header: the brand, the pages, the rules and the language switch. */
+export function header(active) {
+  const link = (href, label, key) => h("a", { href, class: ["nav-link", active === key ? "active" : ""],
+    "aria-current": active === key ? "page" : null }, label);
+  return h("header", { class: "topbar" },
+    h("a", { href: "/", class: "brand" }, h("span", { class: "brand-mark", "aria-hidden": "true" }, "♠"), "cardtable"),
+    h("nav", { class: "nav", "aria-label": t("Pages") },
+      link("/", t("Lobby"), "lobby"),
+      link("/decks", t("Deck builder"), "decks"),
+      link("/rules", t("How to play"), "rules")),
+    h("div", { class: "lang-switch", role: "group", "aria-label": t("Language") },
+      LANGUAGES.map((lang) => h("button", {
+        type: "button", class: ["lang", language() === lang ? "active" : ""], lang,
+        "aria-pressed": language() === lang ? "true" : "false", dataset: { key: "lang-" + lang },
+        on: { click: () => setLanguage(lang, true) },
+      }, lang === "en" ? "English" : "日本語"))));
+}
+
+/** A seat's label in its colour. */
+export function seatChip(names, seat, extra) {
+  const label = names && names[seat] !== undefined ? names[seat] : "P" + (seat + 1);
+  return h("span", { class: ["seat-chip", "seat-" + (seat % 6)] }, h("span", { class: "seat-dot", "aria-hidden": "true" }),
+    label, extra || null);
+}
+
+/** A button. */
+export function button(label, onClick, options = {}) {
+  return h("button", {
+    type: "button", class: ["btn", options.kind ? "btn-" + options.kind : "", options.class || ""],
+    disabled: options.disabled, title: options.title, "aria-label": options.aria, dataset: options.dataset,
+    on: { click: onClick },
+  }, label);
+}
+
+/** A labelled form field. */
+export function field(label, control, help) {
+  return h("label", { class: "field" }, h("span", { class: "field-label" }, label), control,
+    help ? h("span", { class: "field-help" }, help) : null);
+}
+
+// -- the rules panel -----------------------------------------------------------------------------------
+const rulesCache = {};
+let dialog = null;
+let panel = { game: "zeta", rule: null, tab: "howto", filter: "" };
+
+async function cached(key, load) {
+  if (!(key in rulesCache)) rulesCache[key] = load().catch((e) => { delete rulesCache[key]; throw e; });
+  return rulesCache[key];
+}
+
+export function howto(game) {
+  return cached(`howto:${game}:${language()}`, () => api("GET", `/web/games/${game}/howto?lang=${language()}`));
+}
+export function rulesIndex(game) { return cached(`index:${game}`, () => api("GET", `/web/games/${game}/rules`)); }
+export function ruleText(game, id) {
+  return cached(`rule:${game}:${id}`, () => api("GET", `/web/games/${game}/rules/${encodeURIComponent(id)}`));
+}
+
+/** The rules panel's content: tabs for how to play and the rules by id. */
+export async function rulesView(state, onChange) {
+  const game = state.game;
+  const openRule = (id) => onChange({ ...state, game: gameOfRule(id) || game, rule: id, tab: "rules" });
+  openRule.prefix = rulePrefix(game);
+  const tabs = h("div", { class: "tabs", role: "tablist" },
+    GAMES.map((g) => h("button", { type: "button", role: "tab", class: ["tab", g === game ? "active" : ""],
+      "aria-selected": g === game ? "true" : "false", dataset: { key: "rules-game-" + g },
+      on: { click: () => onChange({ ...state, game: g, rule: null }) } }, gameTitle(g))));
+  const modes = h("div", { class: "segmented", role: "group" },
+    h("button", { type: "button", class: ["seg", state.tab === "howto" ? "active" : ""], dataset: { key: "tab-howto" },
+      on: { click: () => onChange({ ...state, tab: "howto" }) } }, t("How to play")),
+    h("button", { type: "button", class: ["seg", state.tab === "rules" ? "active" : ""], dataset: { key: "tab-rules" },
+      on: { click: () => onChange({ ...state, tab: "rules" }) } }, t("Rules by id")));
+  let body;
+  try {
+    if (state.tab === "howto") {
+      const doc = await howto(game);
+      body = markdown(doc.text, openRule);
+    } else {
+      const index = await rulesIndex(game);
+      const input = h("input", { type: "search", class: "input", placeholder: t("Rule id or words, e.g. {id}",
+        { id: rulePrefix(game) + "-R14" }), value: state.filter || "", dataset: { key: "rule-filter" },
+        "aria-label": t("Find a rule") });
+      input.addEventListener("input", () => onChange({ ...state, filter: input.value }, true));
+      input.addEventListener("keydown", (e) => {
+        if (e.key === "Enter" && input.value.trim()) openRule(input.value.trim());
+      });
+      const words = (state.filter || "").toLowerCase();
+      const list = h("ul", { class: "rule-list" }, index.rules
+        .filter((r) => !words || r.id.toLowerCase().includes(words) || r.title.toLowerCase().includes(words))
+        .slice(0, 400)
+        .map((r) => h("li", null, h("button", { type: "button", class: ["rule-item", r.id === state.rule ? "active" : ""],
+          on: { click: () => openRule(r.id) } }, h("span", { class: "rule-id" }, r.id), " ", r.title))));
+      let text = null;
+      if (state.rule) {
+        try {
+          const found = await ruleText(game, state.rule);
+          text = h("article", { class: "rule-text" }, markdown(found.text, openRule));
+        } catch (e) {
+          text = errorBox(e);
+        }
+      }
+      body = h("div", { class: "rules-split" },
+        h("div", { class: "rules-index" }, input, list),
+        h("div", { class: "rules-body" }, text || h("p", { class: "muted" }, t("Choose a rule to read it."))));
+    }
+  } catch (e) {
+    body = errorBox(e);
+  }
+  const note = language() !== "en" && state.tab === "rules"
+    ? h("p", { class: "note" }, t("The numbered rules are in English, as in the rulebook; the how-to-play is translated."))
+    : null;
+  return h("div", { class: "rules-panel" }, tabs, modes, note, body);
+}
+
+/** Open the rules panel over the page, at a game's how-to-play or at one rule. */
+export async function openRules(game, rule) {
+  panel = { game: game || panel.game || "zeta", rule: rule || null, tab: rule ? "rules" : "howto", filter: "" };
+  if (!dialog) {
+    dialog = h("dialog", { class: "rules-dialog", "aria-label": t("Rules") });
+    dialog.addEventListener("click", (e) => { if (e.target === dialog) dialog.close(); });
+    document.body.append(dialog);
+  }
+  await drawDialog();
+  if (!dialog.open) dialog.showModal();
+}
+
+async function drawDialog() {
+  const content = await rulesView(panel, (next) => { panel = next; drawDialog(); });
+  render(dialog,
+    h("div", { class: "dialog-head" }, h("h2", null, t("Rules")),
+      h("button", { type: "button", class: "icon-btn", "aria-label": t("Close"), dataset: { key: "close-rules" },
+        on: { click: () => dialog.close() } }, "×")),
+    content);
+}
+
+/** Redraw the open rules panel (after a language switch). */
+export function refreshRules() {
+  if (dialog && dialog.open) drawDialog();
+}
+
+/** The "page not found" body. */
+export function notFound() {
+  return h("section", { class: "page narrow" }, h("h1", null, t("Page not found")),
+    h("p", null, h("a", { href: "/" }, t("Back to the lobby"))));
+}
+
+/** A relative time in words ("3 min ago"). */
+export function ago(iso) {
+  const seconds = Math.max(0, (Date.now() - Date.parse(iso)) / 1000);
+  if (seconds < 60) return t("just now");
+  if (seconds < 3600) return t("{n} min ago", { n: Math.round(seconds / 60) });
+  if (seconds < 86400) return t("{n} h ago", { n: Math.round(seconds / 3600) });
+  return t("{n} days ago", { n: Math.round(seconds / 86400) });
+}

@@ -1,0 +1,62 @@
+"""A real server for the browser tests: uvicorn in a background thread, a temp SQLite file, the web routes."""
+
+from __future__ import annotations
+
+import socket
+import threading
+import time
+from pathlib import Path
+
+import uvicorn
+
+from cardtable.server import ServerSettings, create_app
+from cardtable.web.routes import mount
+
+
+def free_port() -> int:
+    """A free loopback port."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+class LiveServer:
+    """``create_app`` + ``mount`` served by uvicorn on 127.0.0.1:port until ``stop``."""
+
+    def __init__(self, db: Path, port: int | None = None, bot_seconds: float = 0.3) -> None:
+        self.db = db
+        self.port = port or free_port()
+        self.bot_seconds = bot_seconds
+        self.server: uvicorn.Server | None = None
+        self.thread: threading.Thread | None = None
+
+    @property
+    def url(self) -> str:
+        """The server's base address."""
+        return f"http://127.0.0.1:{self.port}"
+
+    def start(self) -> LiveServer:
+        """Start serving and wait until the port answers."""
+        app = create_app(ServerSettings(db=f"sqlite:///{self.db}", durable=False, bot_executor="thread",
+                                        bot_workers=1, bot_seconds=self.bot_seconds, hello_timeout=5.0))
+        mount(app)
+        config = uvicorn.Config(app, host="127.0.0.1", port=self.port, log_level="warning", ws_max_size=65_536,
+                                lifespan="on")
+        self.server = uvicorn.Server(config)
+        self.thread = threading.Thread(target=self.server.run, daemon=True)
+        self.thread.start()
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline:
+            if self.server.started:
+                return self
+            time.sleep(0.05)
+        raise RuntimeError("the test server did not start")
+
+    def stop(self) -> None:
+        """Stop serving (open sockets are closed)."""
+        if self.server is not None:
+            self.server.should_exit = True
+        if self.thread is not None:
+            self.thread.join(timeout=15)
+        self.server = None
+        self.thread = None
