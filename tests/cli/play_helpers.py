@@ -60,17 +60,15 @@ def screen_text(state: State, viewer: int | str | None = "current", width: int =
     return "\n".join(line.rstrip() for line in text.splitlines()) + "\n"
 
 
-def quiet_console(width: int = 100) -> Console:
-    """A recording console without colours that writes nowhere (read it with ``export_text``)."""
-    return Console(width=width, color_system=None, force_terminal=False, record=True, file=io.StringIO())
+def quiet_console(width: int = 100, height: int = 50) -> Console:
+    """A recording console without colours or markup that writes nowhere (read it with ``export_text``)."""
+    return Console(width=width, height=height, color_system=None, force_terminal=False, record=True,
+                   file=io.StringIO(), markup=False, highlight=False)
 
 
 def play_command(*args: str) -> list[str]:
-    """argv of ``python -m cardtable ...``; before main.py registers ``play``, the play module's runner."""
-    from cardtable.cli.main import app
-
-    wired = any((c.name or "") == "play" for c in app.registered_commands)
-    return [sys.executable, "-m", "cardtable" if wired else "cardtable.cli.play_cmd", *args]
+    """argv of ``python -m cardtable ...``."""
+    return [sys.executable, "-m", "cardtable", *args]
 
 
 def play_env(plain: bool = True) -> dict[str, str]:

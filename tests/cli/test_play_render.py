@@ -114,8 +114,8 @@ def test_outcome_panel_names_winner_reason_rule_and_scores() -> None:
     console.print(render_outcome({"winners": [], "reason": "board_full", "rule": "ZETA-R22", "scores": None,
                                   "detail": ""}, ctx, 2))
     text = console.export_text()
-    assert "P2 (random) wins" in text and "four_in_a_row [ZETA-R20]" in text and "P1 (you) 3, P2 (random) 5" in text
-    assert "Draw" in text and "board_full [ZETA-R22]" in text
+    assert "P2 (random) wins" in text and "four in a row [ZETA-R20]" in text and "P1 (you) 3, P2 (random) 5" in text
+    assert "Draw" in text and "board full [ZETA-R22]" in text
 
 
 def test_zeta_hand_marks_placeable_cards_and_costs() -> None:

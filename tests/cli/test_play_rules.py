@@ -9,8 +9,8 @@ import pytest
 import typer
 from typer.testing import CliRunner
 
-from cardtable.core import rulebook
 from cardtable.cli.play_cmd import register
+from cardtable.core import rulebook
 
 SHARED = Path(__file__).resolve().parents[3] / "shared" / "rules"  # ../shared beside the checkout
 GAMES = ("zeta", "oscilloscope", "utahime")
@@ -63,6 +63,8 @@ def test_rules_command_prints_a_rule_and_the_rules() -> None:
     result = runner.invoke(app, ["rules", "utahime", "r7", "--raw"])
     assert result.exit_code == 0 and result.output.startswith("**UTA-R7 (Printed numbers).**")
     result = runner.invoke(app, ["rules", "oscilloscope"])
+    assert result.exit_code == 0 and "How to play Oscilloscope" in result.output
+    result = runner.invoke(app, ["rules", "oscilloscope", "--full"])
     assert result.exit_code == 0 and "OSC-R1" in result.output and "OSC-I1 " not in result.output
     result = runner.invoke(app, ["rules", "zeta", "--all"])
     assert result.exit_code == 0 and "ZETA-I59" in result.output

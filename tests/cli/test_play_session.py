@@ -10,9 +10,9 @@ from play_helpers import position, quiet_console
 
 import cardtable
 from cardtable.cli.play.loop import PlayOptions, TableDriver, step_through
-from cardtable.table import HUMAN, Table, seat_specs
 from cardtable.cli.play.terminal import PlainReader, ScriptedReader
 from cardtable.core import Record, record_of, replay
+from cardtable.table import HUMAN, Table, seat_specs
 
 
 def test_seat_specs_fill_the_other_seats_in_order() -> None:
@@ -27,12 +27,13 @@ def test_seat_specs_fill_the_other_seats_in_order() -> None:
 
 
 def _table(game: str, lines: list[str], specs: list[str], seed: int = 5, flags: dict[str, object] | None = None,
-           **setup: object) -> tuple[TableDriver, ScriptedReader]:
+           auto_forced: bool = True, layout: str = "full", **setup: object) -> tuple[TableDriver, ScriptedReader]:
     g = cardtable.load_game(game, **(flags or {}))
     table = Table.create(g, specs, seed=seed, setup=setup, meta={"tool": "cardtable play"})
     reader = ScriptedReader(lines)
     console = quiet_console(120)
-    return TableDriver(table, console, reader, PlayOptions(delay=0, hint_spec="ismcts:iterations=20")), reader
+    options = PlayOptions(delay=0, hint_spec="ismcts:iterations=20", auto_forced=auto_forced, layout=layout)
+    return TableDriver(table, console, reader, options), reader
 
 
 def _text(table: TableDriver) -> str:
@@ -54,12 +55,14 @@ def test_bad_input_then_a_move_nothing_lost(tmp_path: Path) -> None:
 
 
 def test_commands_help_rules_hint_list_board() -> None:
-    table, _ = _table("zeta", ["help", "rules", "rules r14", "rules ZETA-R999", "hint", "list", "board", "quit", ""],
-                      [HUMAN, "random"], flags={"first_player": "p1"})
+    table, _ = _table("zeta", ["help", "rules", "rules ja", "rules index", "rules r14", "rules ZETA-R999", "hint",
+                               "list", "board", "quit", ""],
+                      [HUMAN, "random"], flags={"first_player": "p1"}, auto_forced=False)
     table.run()
     text = _text(table)
-    assert "At your prompt" in text
-    assert "ZETA-R12" in text and "Sequence of a turn" in text  # the rules index
+    assert "At your prompt" in text and "threes" in text  # Zeta's own command is listed too
+    assert "How to play Zeta" in text and "ゼータの遊び方" in text  # rules, rules ja
+    assert "ZETA-R12" in text and "Sequence of a turn" in text  # rules index
     assert "Cost limit" in text  # rules r14
     assert "has no rule 'ZETA-R999'" in text
     assert "Hint:" in text and "win rate" in text
@@ -68,7 +71,8 @@ def test_commands_help_rules_hint_list_board() -> None:
 
 
 def test_undo_takes_back_your_move_and_the_replies(tmp_path: Path) -> None:
-    table, _ = _table("zeta", ["undo", "1", "1", "undo", "quit", ""], [HUMAN, "random"], flags={"first_player": "p1"})
+    table, _ = _table("zeta", ["undo", "1", "1", "undo", "quit", ""], [HUMAN, "random"], flags={"first_player": "p1"},
+                      auto_forced=False)
     table.run()
     text = _text(table)
     assert "Cannot undo: you have made no decision yet" in text
@@ -133,7 +137,7 @@ def test_step_through_record_moves_back_and_forth() -> None:
     text = console.export_text()
     for k in (0, 1, 2, 5):
         assert f"move {k} of {len(record.actions)}" in text
-    assert "Enter: next move" in text  # the unknown command 'x'
+    assert "Unknown key 'x'" in text and "b or p: back" in text  # the unknown command 'x'
     assert "Game over" in text  # 999 jumps to the end
     assert "last move: P1 (random) " in text or "last move: P2 (random) " in text
 

@@ -26,7 +26,7 @@ SAVE = r"File name \(Enter to skip\): "
 # At the human's k-th decision, send these (line, expected answer) pairs before the move itself.
 EXTRAS: dict[int, list[tuple[str, str]]] = {
     0: [("frobnicate", "Not understood"), ("999", "There is no action 999"), ("help", "At your prompt")],
-    1: [("hint", "Hint: "), ("rules", "-R1 ")],
+    1: [("hint", "Hint: "), ("rules", "rules ID shows one"), ("rules index", "-R1 ")],
     2: [("undo", "Undone: "), ("board", PROMPT)],
     4: [("save {mid}", "Record saved to")],
 }
@@ -93,7 +93,8 @@ def test_play_a_whole_game_against_random_then_replay(game: str, extra: list[str
     reason = re.search(r"reason: (.+?) \[([A-Z]+-[A-Z0-9-]+)\]", out)
     assert reason is not None, out[-2000:]
     record = json.loads(end.read_text(encoding="utf-8"))
-    assert record["outcome"]["reason"] == reason.group(1) and record["outcome"]["rule"] == reason.group(2)
+    assert record["outcome"]["reason"].replace("_", " ") == reason.group(1)
+    assert record["outcome"]["rule"] == reason.group(2)
     assert "Game over" in out
     replayed = replay_to_end(end)
     assert f"{reason.group(1)} [{reason.group(2)}]" in replayed
@@ -138,3 +139,23 @@ def test_prompt_toolkit_tab_completion(tmp_path: Path) -> None:
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == 0
+
+
+def test_an_80x24_terminal_gets_the_compact_screen_and_a_thinking_spinner() -> None:
+    """On a small terminal the whole screen, choices and prompt included, fits; the AI says it is thinking."""
+    env = dict(play_env(), COLUMNS="80", LINES="24")
+    child = pexpect.spawn(sys.executable, ["-m", "cardtable", "play", "zeta", "--vs", "heuristic", "--seat", "2",
+                                           "--seed", "4", "--rules", "first_player=p1", "--no-pause"],
+                          env=env, cwd=str(REPO), encoding="utf-8", timeout=30, dimensions=(24, 80))
+    child.logfile_read = io.StringIO()
+    child.expect("P2> ")
+    child.sendline("quit")
+    child.expect(SAVE)
+    child.sendline("")
+    child.expect(pexpect.EOF)
+    child.close()
+    out = strip_ansi(child.logfile_read.getvalue())
+    assert "P1 (heuristic) is thinking" in out
+    screen = out.split("P2> ")[0].rsplit("──────────", 1)[-1].splitlines()[1:]
+    assert len(screen) <= 23 and max(len(line) for line in screen) <= 80, "\n".join(screen)
+    assert "help · list · board" in out

@@ -12,15 +12,17 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
-from rich.console import Console
-
-from cardtable.agents.specs import SPEC_HELP
 
 if TYPE_CHECKING:
     from cardtable.lab.arena import ArenaResult, GameResult
     from cardtable.lab.stats import Interval
 
-AGENT_HELP = "Agent spec: " + "; ".join(SPEC_HELP)
+AGENT_HELP = ("Agent spec: random; heuristic[:epsilon=E]; ismcts[:OPTION,...] with OPTION a level "
+              "(easy, normal, hard) or iterations=N, seconds=S, c=C, rollout=random|heuristic, "
+              "expand=random|heuristic, widen=W, bias=B, epsilon=E, depth=D; or a difficulty: "
+              "easy, normal, hard.")
+"""The agent specs in words (the same forms as ``cardtable.agents.SPEC_HELP``; written out here so that
+``cardtable arena --help`` imports no agent)."""
 
 
 def arena(
@@ -49,8 +51,9 @@ def arena(
                             setup=items, extra_setup=extra, records=str(records) if records else None,
                             max_actions=max_actions, progress=progress, json_out=json_out)
     except ValueError as exc:
-        Console(stderr=True).print(f"[bold red]error:[/] {exc}")
-        raise typer.Exit(2) from None
+        from cardtable.cli.options import fail
+
+        fail(str(exc))
     del result
 
 
@@ -82,7 +85,7 @@ def report_table(result: ArenaResult) -> Any:
                   _fmt_pct(b), f"{100 * (1 - result.fair_share):.1f}%")
     lines = [f"draws: {result.draws}" + (f" (of which {result.truncated} stopped at the action limit)"
                                          if result.truncated else ""),
-             "A's score by seat: " + ", ".join(f"seat {i}: {100 * s:.0f}%" for i, s in enumerate(result.score_by_seat())),
+             "A's score by seat: " + ", ".join(f"P{i + 1}: {100 * s:.0f}%" for i, s in enumerate(result.score_by_seat())),
              f"mean game length: {result.mean_length():.1f} actions",
              f"elapsed: {result.wall_seconds:.1f} s with {cfg.jobs} job(s) = {result.games_per_second():.2f} games/s"]
     if elo is not None:
@@ -104,7 +107,6 @@ def arena_main(game: str, agent_a: str, agent_b: str, *, games: int = 100, jobs:
     """Run ``cardtable arena`` end to end: parse, play with a progress bar, print the report."""
     import json
 
-    from rich.console import Console
     from rich.progress import (
         BarColumn,
         MofNCompleteColumn,
@@ -114,15 +116,17 @@ def arena_main(game: str, agent_a: str, agent_b: str, *, games: int = 100, jobs:
         TimeRemainingColumn,
     )
 
+    from cardtable.cli.options import console as out_console
+    from cardtable.cli.options import err_console
     from cardtable.lab.arena import config_from_strings, plan, run_arena
 
     config = config_from_strings(game, agent_a, agent_b, games=games, jobs=jobs, seed=seed, rules=rules,
                                  setup=setup, extra_setup=extra_setup, records=records, max_actions=max_actions)
     total = len(plan(config))
-    console = Console()
-    err = Console(stderr=True)
-    with Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
-                  TextColumn("A {task.fields[score]}"), TimeElapsedColumn(), TimeRemainingColumn(),
+    console = out_console()
+    err = err_console()
+    with Progress(TextColumn("{task.description}", style="bold", markup=False), BarColumn(), MofNCompleteColumn(),
+                  TextColumn("A {task.fields[score]}", markup=False), TimeElapsedColumn(), TimeRemainingColumn(),
                   console=err, disable=not progress, transient=True) as bar:
         task_id = bar.add_task(f"{game} arena", total=total, score="-")
         scores: list[float] = []

@@ -1,19 +1,84 @@
-"""The ``cardtable`` command: play, replay, benchmark and inspect the games."""
+"""The ``cardtable`` command: play, replay, benchmark and inspect the games.
+
+Start-up is kept short: this module imports only typer; each command imports what it needs when it
+runs, and the commands that live in their own modules (``play``, ``rules``, ``arena``, ``print``) are
+loaded only when they are called or their help is asked for (:class:`LazyGroup`). Output goes
+through consoles that never read rich markup, so text in square brackets always survives.
+"""
 
 from __future__ import annotations
 
-import json
-import random
+import importlib
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
-from rich.console import Console
-from rich.table import Table
+from typer._click.core import Command, Context
+from typer._click.formatting import HelpFormatter
+from typer.core import TyperGroup
 
-import cardtable
-from cardtable.cli.options import fail, load_with_flags, setup_from_options
-from cardtable.core import Record, RecordError, game_class, play_random, record_of
+if TYPE_CHECKING:
+    from cardtable.core import Outcome
+
+LAZY_COMMANDS: dict[str, tuple[str, str]] = {
+    "play": ("cardtable.cli.play_cmd", "Play a game in the terminal: hot-seat, or against the computer."),
+    "rules": ("cardtable.cli.play_cmd", "How to play a game; its numbered rules, or one rule."),
+    "arena": ("cardtable.cli.arena_cmd", "Play two agents against each other: scores with 95% intervals, Elo."),
+    "print": ("cardtable.cli.print_cmd", "Print-and-play PDF sheets of a game's cards."),
+    "serve": ("cardtable.cli.serve_cmd", "Serve online rooms: the lobby page, the API and its docs."),
+    "lab": ("cardtable.cli.lab_cmd", "The balance lab: many stored games, seat advantage, card strength, variants."),
+}
+"""Commands defined in their own modules: name -> (module with ``register(app)``, one-line help)."""
+
+
+ORDER = ("play", "rules", "replay", "games", "deck", "demo", "arena", "lab", "bench", "print", "serve")
+"""The order of ``cardtable --help``'s command list (commands not named here follow)."""
+
+
+class LazyGroup(TyperGroup):
+    """The main command group: the commands of :data:`LAZY_COMMANDS` are imported on first use."""
+
+    def list_commands(self, ctx: Context) -> list[str]:
+        """Every command, eager and lazy, in :data:`ORDER`."""
+        names = list(super().list_commands(ctx))
+        names += [name for name in LAZY_COMMANDS if name not in names]
+        return sorted(names, key=lambda n: (ORDER.index(n) if n in ORDER else len(ORDER), names.index(n)))
+
+    def get_command(self, ctx: Context, cmd_name: str) -> Command | None:
+        """A command by name, importing its module the first time it is asked for."""
+        found = super().get_command(ctx, cmd_name)
+        if found is not None or cmd_name not in LAZY_COMMANDS:
+            return found
+        command = load_command(cmd_name)
+        self.add_command(command, cmd_name)
+        return command
+
+    def format_commands(self, ctx: Context, formatter: HelpFormatter) -> None:
+        """The command list of ``--help`` without importing the lazy commands (their help is static)."""
+        rows: list[tuple[str, str]] = []
+        for name in self.list_commands(ctx):
+            if name in self.commands:
+                cmd = self.commands[name]
+                if cmd.hidden:
+                    continue
+                rows.append((name, cmd.get_short_help_str(limit=formatter.width - 6 - len(name))))
+            else:
+                rows.append((name, LAZY_COMMANDS[name][1]))
+        if rows:
+            with formatter.section("Commands"):
+                formatter.write_dl(rows)
+
+
+def load_command(name: str) -> Command:
+    """Import the module of a lazy command and build its click command (KeyError for an unknown name)."""
+    module = importlib.import_module(LAZY_COMMANDS[name][0])
+    sub = typer.Typer(rich_markup_mode=None, add_completion=False)
+    module.register(sub)
+    built = typer.main.get_command(sub)
+    if isinstance(built, TyperGroup):
+        return built.commands[name]
+    return built
+
 
 app = typer.Typer(
     name="cardtable",
@@ -21,27 +86,80 @@ app = typer.Typer(
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
+    rich_markup_mode=None,
+    cls=LazyGroup,
 )
-console = Console()
-err = Console(stderr=True)
 
 RulesOpt = Annotated[list[str] | None, typer.Option("--rules", "-r", help="Rule flag as flag=value (repeatable).")]
 
+
+def _version(value: bool) -> None:
+    """``--version``: print the package version and exit."""
+    if value:
+        from cardtable import __version__
+
+        typer.echo(f"cardtable {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def main(
+    version: Annotated[bool, typer.Option("--version", callback=_version, is_eager=True,
+                                          help="Print the version and exit.")] = False,
+) -> None:
+    """Play and playtest Zeta, Oscilloscope and Utahime."""
+
+
 @app.command()
 def games() -> None:
-    """List the games and their rule flags."""
+    """List the games and their rule flags, with values and defaults."""
+    from rich import box
+    from rich.table import Table
+    from rich.text import Text
+
+    import cardtable
+    from cardtable.cli.options import console
+    from cardtable.core import game_class
+
+    out = console()
     for name in cardtable.game_names():
         cls = game_class(name)
-        table = Table(title=f"{cls.title} ({name})", title_justify="left")
-        table.add_column("flag")
-        table.add_column("default")
-        table.add_column("values")
-        table.add_column("ledger")
-        table.add_column("meaning")
+        players = (f"{cls.min_players} players" if cls.min_players == cls.max_players
+                   else f"{cls.min_players}-{cls.max_players} players")
+        table = Table(title=f"{cls.title} ({name}) · {players} · how to play: cardtable rules {name}",
+                      title_justify="left", box=box.SIMPLE_HEAD, padding=(0, 1), pad_edge=False)
+        table.add_column("flag", no_wrap=True)
+        table.add_column("values", max_width=22, overflow="fold")
+        table.add_column("meaning (ledger entry)", ratio=1, overflow="fold")
         for spec in cls.Rules.flag_specs():
-            default = str(spec.default).lower() if isinstance(spec.default, bool) else str(spec.default)
-            table.add_row(spec.name, default, spec.describe_values(), spec.ledger, spec.doc)
-        console.print(table)
+            table.add_row(spec.name, flag_values(spec), Text(f"{spec.doc} ({spec.ledger})"))
+        out.print(table)
+
+
+def flag_values(spec: Any) -> str:
+    """A flag's values for ``cardtable games``, the default first: ``6, 4``, ``false, true``, ``25 (4-60)``."""
+
+    def show(value: Any) -> str:
+        return str(value).lower() if isinstance(value, bool) else str(value)
+
+    default = show(spec.default)
+    if spec.choices is not None:
+        return ", ".join([default, *(show(c) for c in spec.choices if c != spec.default)])
+    if spec.kind is bool:
+        return f"{default}, {show(not spec.default)}"
+    return f"{default} ({spec.describe_values()})"
+
+
+def outcome_line(outcome: Outcome, names: tuple[str, ...] | list[str]) -> str:
+    """A finished game in one line, seats as P1..Pn: ``winner: P1; four in a row [ZETA-R20] · scores ...``."""
+    who = " and ".join(names[w] for w in outcome.winners) or "nobody (draw)"
+    text = f"winner: {who}; {outcome.reason.replace('_', ' ')} [{outcome.rule}]"
+    if outcome.scores is not None:
+        text += " · scores " + ", ".join(f"{names[p]} {s:g}" for p, s in enumerate(outcome.scores))
+    detail = outcome.detail
+    if detail and not (outcome.scores is not None and detail.startswith("scores ")):
+        text += f" · {detail}"
+    return text
 
 
 @app.command()
@@ -54,26 +172,34 @@ def demo(
     save: Annotated[Path | None, typer.Option(help="Write the record to this file.")] = None,
 ) -> None:
     """Play a seeded game between random players and print its record."""
+    import json
+    import random
+
+    from cardtable.cli.options import console, fail, load_with_flags, setup_from_options
+    from cardtable.core import play_random, record_of
+
+    out = console()
     g = load_with_flags(game, rules)
     try:
         state = g.new_game(seed=seed, **setup_from_options(game, deck, players))
     except ValueError as exc:
         fail(str(exc))
-        return
     play_random(state, random.Random(seed))
     record = record_of(state, players=["random"] * state.num_players, meta={"tool": "cardtable demo"})
-    console.print_json(json.dumps(record.to_json(), ensure_ascii=False))
-    out = state.outcome()
-    assert out is not None
-    who = ", ".join(f"seat {w}" for w in out.winners) or "nobody (draw)"
-    console.print(f"[bold]{g.title}[/]: {len(state.history)} actions; winner: {who}; {out.reason} [{out.rule}] {out.detail}")
+    out.print_json(json.dumps(record.to_json(), ensure_ascii=False))
+    result = state.outcome()
+    assert result is not None
+    names = [f"P{p + 1}" for p in range(state.num_players)]
+    out.print(f"{g.title}: {len(state.history)} actions; {outcome_line(result, names)}")
     if save is not None:
         record.save(save)
-        console.print(f"record saved to {save}")
+        out.print(f"record saved to {save}")
 
 
 def _parse_viewer(as_seat: str | None, reveal: bool, players: int) -> int | str | None:
     """``--as P2`` / ``--as 2`` as a 0-based seat, ``--reveal`` as ``"reveal"``, else None (a spectator)."""
+    from cardtable.cli.options import fail
+
     if reveal and as_seat is not None:
         fail("give --as SEAT or --reveal, not both")
     if reveal:
@@ -95,9 +221,16 @@ def replay_cmd(
     reveal: Annotated[bool, typer.Option("--reveal", help="Show everything: every hand and every secret "
                                          "(for the table's owner, after the game).")] = False,
 ) -> None:
-    """Step through a record move by move (Enter, b back, q quit) as a seat saw it; --to-end prints the result."""
+    """Step through a record move by move, or print its result.
+
+    Enter shows the next move, b goes back, a number jumps to that move, q quits. The screens are
+    those of a seat (--as), of a spectator, or everything revealed (--reveal).
+    """
+    from cardtable.cli.options import console, fail
+    from cardtable.core import Record, RecordError
     from cardtable.table import HUMAN, Table
 
+    out = console()
     try:
         record = Record.load(file)
         table = Table.resume(record)
@@ -109,42 +242,75 @@ def replay_cmd(
         humans = [p for p, spec in enumerate(record.players) if spec == HUMAN]
         viewer = humans[0] if len(humans) == 1 else None
     if not to_end:
-        from cardtable.cli import play_cmd
+        from cardtable.cli.play.loop import step_through
 
-        play_cmd.step_through(record, console, viewer)
+        step_through(record, out, viewer=viewer)
         return
-    out = table.state.outcome()
-    if out is None:
-        console.print(f"{record.game}: {len(record.actions)} actions replayed; the game is not finished "
-                      f"({table.name(table.current_seat)} to decide)", markup=False)
+    result = table.state.outcome()
+    if result is None:
+        out.print(f"{record.game}: {len(record.actions)} actions replayed; the game is not finished "
+                  f"({table.name(table.current_seat)} to decide)")
         return
-    who = ", ".join(table.name(w) for w in out.winners) or "nobody (draw)"
-    scores = ""
-    if out.scores is not None:
-        scores = " · scores " + ", ".join(f"{table.name(p)} {s:g}" for p, s in enumerate(out.scores))
-    console.print(f"{record.game}: {len(record.actions)} actions replayed; winner: {who}; "
-                  f"{out.reason} [{out.rule}]{scores}" + (f" · {out.detail}" if out.detail else ""), markup=False)
+    out.print(f"{record.game}: {len(record.actions)} actions replayed; {outcome_line(result, table.names)}")
 
 
 @app.command()
 def bench(
-    game: Annotated[str, typer.Argument(help="Game name, or 'agents' for the search benchmark.")],
+    game: Annotated[str, typer.Argument(metavar="WHAT", help="A game name (random games through the API); "
+                                             "agents (search speed); lab (the lab's recording cost); server "
+                                             "(action latency); startup (each command's start-up time).")],
     seconds: Annotated[float, typer.Option(help="Seconds of measurement per case.")] = 3.0,
     openspiel: Annotated[bool, typer.Option(help="Compare with OpenSpiel (needs the bench extra).")] = True,
+    runs: Annotated[int, typer.Option(help="startup: runs of each command (the best and the median are shown).")] = 9,
+    rooms: Annotated[int, typer.Option(help="server: rooms played at once.")] = 20,
 ) -> None:
-    """Measure random playouts and actions per second through the public API."""
-    from cardtable.lab.bench import bench_game
+    """Measure speed: random games, agent search, the lab, the server, or start-up.
 
+    A game name: random playouts and actions per second through the public API; agents: search
+    iterations per second; lab: what recording costs the lab; server: action latency over
+    loopback; adapters: environment steps per second next to the engine's actions per second;
+    startup: how long each cardtable command takes to start.
+    """
+    from rich.table import Table
+
+    from cardtable.cli.options import console, fail
+
+    out = console()
     if game == "agents":
         from cardtable.lab import agent_bench
 
-        agent_bench.main(seconds=seconds, openspiel=openspiel, console=console)
+        agent_bench.main(seconds=seconds, openspiel=openspiel, console=out)
         return
+    if game == "adapters":
+        from cardtable.adapters.bench import bench_adapters, format_rows
+
+        out.print(format_rows(bench_adapters(seconds=seconds)))
+        return
+    if game == "lab":
+        from cardtable.lab import lab_bench
+
+        lab_bench.main(seconds=seconds, console=out)
+        return
+    if game == "server":
+        from cardtable.cli.serve_cmd import run_bench_server
+
+        run_bench_server(rooms=rooms, seconds=seconds)
+        return
+    if game == "startup":
+        from cardtable.cli.startup import render_startup, startup_times
+
+        with out.status(f"starting each command {runs} times..."):
+            times = startup_times(runs=runs)
+        out.print(render_startup(times))
+        return
+    from cardtable.core import game_class
+    from cardtable.lab.bench import bench_game
+
     try:
         game_class(game)
     except ValueError as exc:
         fail(str(exc))
-    with console.status(f"benchmarking {game} ({seconds:.0f} s per case)..."):
+    with out.status(f"benchmarking {game} ({seconds:.0f} s per case)..."):
         rows = bench_game(game, seconds=seconds, with_openspiel=openspiel)
     table = Table(title=f"{game}: random games through the public API", title_justify="left")
     for col in ("case", "measure", "games", "games/s", "actions/s", "mean length", "vs OpenSpiel"):
@@ -156,12 +322,12 @@ def bench(
             f"{r['mean_length']:.1f}" if r["mean_length"] is not None else "-",
             f"{r['vs_openspiel']:.2f}x" if "vs_openspiel" in r else "-",
         )
-    console.print(table)
+    out.print(table)
     if openspiel and not any("vs_openspiel" in r for r in rows):
-        console.print("OpenSpiel is not installed: pip install -e '.[bench]' for the comparison.")
+        out.print("OpenSpiel is not installed: pip install -e '.[bench]' for the comparison.")
 
 
-deck_app = typer.Typer(help="Check and generate Zeta decks.", no_args_is_help=True)
+deck_app = typer.Typer(help="Check and generate Zeta decks.", no_args_is_help=True, rich_markup_mode=None)
 app.add_typer(deck_app, name="deck")
 
 
@@ -170,51 +336,59 @@ def deck_check(
     file: Annotated[Path, typer.Argument(help="A TOML deck file.")],
     rules: RulesOpt = None,
 ) -> None:
-    """Validate a Zeta deck file against the deck-construction rules (ZETA-R6)."""
-    from cardtable.games.zeta.decks import DeckError, load_deck_file, validate_deck
+    """Check a Zeta deck file against the deck-construction rules (ZETA-R6) and list every problem."""
+    from cardtable.cli.options import console, err_console, load_with_flags
+    from cardtable.games.zeta.decks import check_deck_file
 
     g = load_with_flags("zeta", rules)
-    try:
-        deck = load_deck_file(file)
-        validate_deck(deck, deck_size=g.rules.deck_size, limits=g.rules.construction_limits)
-    except DeckError as exc:
-        fail(str(exc), code=1)
-        return
-    console.print(f"deck {deck.name!r} is legal: {deck.size} cards")
+    report = check_deck_file(file, deck_size=g.rules.deck_size, limits=g.rules.construction_limits)
+    if report.problems:
+        err = err_console()
+        count = len(report.problems)
+        err.print(f"deck {report.name!r} is not legal: {count} problem{'s' if count != 1 else ''} ({file})")
+        for k, problem in enumerate(report.problems, 1):
+            err.print(f"  {k}. {problem}")
+        if any("unknown card id" in p for p in report.problems):
+            from cardtable.games.zeta.cards import CARD_BY_ID
+
+            err.print(f"valid card ids: {', '.join(CARD_BY_ID)}")
+        raise typer.Exit(1)
+    console().print(f"deck {report.name!r} is legal: {report.size} cards")
 
 
 @deck_app.command("random")
 def deck_random(
-    seed: Annotated[int, typer.Option(help="Seed of the generator.")] = 1,
+    seed: Annotated[int | None, typer.Option(help="Seed of the generator (default: a fresh one, printed).")] = None,
     name: Annotated[str, typer.Option(help="Name of the deck.")] = "random",
+    rules: RulesOpt = None,
 ) -> None:
-    """Print a uniformly random legal Zeta deck as TOML."""
+    """Print a uniformly random legal Zeta deck as TOML (its first line names the seed)."""
+    import random
+    import secrets
+
+    from cardtable.cli.options import fail, load_with_flags
     from cardtable.games.zeta.decks import random_deck
 
-    print(random_deck(random.Random(seed), name=name).to_toml(), end="")
+    g = load_with_flags("zeta", rules)
+    used = secrets.randbelow(2**31) if seed is None else seed
+    try:
+        deck = random_deck(random.Random(used), deck_size=g.rules.deck_size, name=name)
+    except ValueError as exc:
+        fail(str(exc))
+    typer.echo(f"# cardtable deck random --seed {used}")
+    typer.echo(deck.to_toml(), nl=False)
 
 
 @deck_app.command("show")
 def deck_show(preset_name: Annotated[str, typer.Argument(help="Preset name.")]) -> None:
     """Print one of the project's preset decks as TOML."""
+    from cardtable.cli.options import fail
     from cardtable.games.zeta.decks import DeckError, preset
 
     try:
-        print(preset(preset_name).to_toml(), end="")
+        typer.echo(preset(preset_name).to_toml(), nl=False)
     except DeckError as exc:
         fail(str(exc))
-
-
-def _register_optional_commands() -> None:
-    """Commands that live in their own modules (added as their features land)."""
-    from cardtable.cli import arena_cmd, play_cmd, print_cmd
-
-    arena_cmd.register(app)
-    play_cmd.register(app)
-    print_cmd.register(app)
-
-
-_register_optional_commands()
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -1,33 +1,55 @@
-"""What every command shares: printing an error and exiting, loading a game with ``flag=value`` strings,
-and turning common options (``--deck``, ``--players``, ``--setup``) into a game's setup keywords.
+"""What every command shares: its consoles, printing an error and exiting, loading a game with
+``flag=value`` strings, and turning common options (``--deck``, ``--players``, ``--setup``) into a
+game's setup keywords.
 
-Commands import from here, never from ``cardtable.cli.main``, so the command modules have no import cycle.
+Commands import from here, never from ``cardtable.cli.main``, so the command modules have no import
+cycle. The consoles never read rich markup: text in square brackets (``[ZETA-R14]``,
+``pip install -e '.[bench]'``) is printed as it is, and styles come from ``rich.text.Text``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, NoReturn
+from functools import cache
+from typing import TYPE_CHECKING, Any, NoReturn
 
 import typer
-from rich.console import Console
-from rich.markup import escape
 
-import cardtable
-from cardtable.core import game_class
-from cardtable.core.rules import parse_setup
+if TYPE_CHECKING:
+    from rich.console import Console
 
-err = Console(stderr=True)
+    import cardtable
+
+
+@cache
+def console() -> Console:
+    """The console of a command's output (standard output; markup off)."""
+    from rich.console import Console
+
+    return Console(markup=False, highlight=False, emoji=False)
+
+
+@cache
+def err_console() -> Console:
+    """The console of a command's errors (standard error; markup off)."""
+    from rich.console import Console
+
+    return Console(stderr=True, markup=False, highlight=False, emoji=False)
 
 
 def fail(message: str, code: int = 2) -> NoReturn:
     """Print an error the way every command does, and exit."""
-    err.print(f"[bold red]error:[/] {escape(message)}")
+    from rich.text import Text
+
+    err_console().print(Text.assemble(("error:", "bold red"), " ", message))
     raise typer.Exit(code)
 
 
 def load_with_flags(name: str, rules: Sequence[str] | None) -> cardtable.Game[Any]:
     """Load a game with ``flag=value`` strings, turning mistakes into clear errors."""
+    import cardtable
+    from cardtable.core import game_class
+
     try:
         cls = game_class(name)
         flags = cls.Rules.from_strings(list(rules or [])).changed_flags()
@@ -39,6 +61,8 @@ def load_with_flags(name: str, rules: Sequence[str] | None) -> cardtable.Game[An
 def setup_from_options(name: str, decks: Sequence[str] | None, players: int | None,
                        items: Sequence[str] = ()) -> dict[str, Any]:
     """Translate ``--setup key=value``, ``--deck`` and ``--players`` into a game's setup keywords."""
+    from cardtable.core.rules import parse_setup
+
     try:
         setup: dict[str, Any] = parse_setup(items)
     except ValueError as exc:

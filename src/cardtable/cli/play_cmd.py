@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from cardtable.core.rulebook import find_rule, game_of_rule, has_rulebook, prefixes, rulebook_text, rules_section
+from cardtable.core.rulebook import find_rule, game_of_rule, has_rulebook, prefixes, rulebook_text
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -25,7 +25,8 @@ RulesOpt = Annotated[list[str] | None, typer.Option("--rules", "-r", help="Rule 
 
 
 def play(
-    game: Annotated[str | None, typer.Argument(help="zeta, oscilloscope or utahime (not needed with --resume).")] = None,
+    game: Annotated[str | None, typer.Argument(metavar="[GAME]",
+                                               help="zeta, oscilloscope or utahime (not needed with --resume).")] = None,
     players: Annotated[int | None, typer.Option(help="Number of players (Oscilloscope: 1-4; the others: 2).")] = None,
     vs: Annotated[list[str] | None, typer.Option(
         "--vs", help="An AI for the next other seat, in seat order (repeatable): random, heuristic, easy, normal, "
@@ -43,6 +44,8 @@ def play(
     delay: Annotated[float, typer.Option(help="Seconds to pause after each computer move.")] = 0.5,
     hint_agent: Annotated[str, typer.Option(help="The agent that answers `hint`.")] = "ismcts:normal",
     save: Annotated[Path | None, typer.Option(help="Write the record to this file at the end, without asking.")] = None,
+    layout: Annotated[str, typer.Option(help="Screen layout: auto (compact below 90x36), compact (fits 80x24) "
+                                             "or full.")] = "auto",
 ) -> None:
     """Play a game in the terminal against people (hot-seat) or the computer."""
     from rich.console import Console
@@ -55,6 +58,8 @@ def play(
 
     if delay < 0:
         fail(f"--delay must not be negative, got {delay}")
+    if layout not in ("auto", "compact", "full"):
+        fail(f"--layout takes auto, compact or full; got {layout!r}")
     if resume is not None:
         if game is not None or rules or setup or deck or seed is not None or players is not None:
             fail("--resume continues a saved game with its own game, rules and setup; give only --vs/--seat with it")
@@ -85,39 +90,61 @@ def play(
             table = Table.create(g, specs, seed=seed, setup=options, meta={"tool": "cardtable play"})
         except (AgentSpecError, ValueError) as exc:
             fail(str(exc))
-    TableDriver(table, Console(highlight=False),
-                options=PlayOptions(delay=0.0 if no_pause else delay, hint_spec=hint_agent, save=save)).run()
+    TableDriver(table, Console(highlight=False, markup=False, emoji=False),
+                options=PlayOptions(delay=0.0 if no_pause else delay, hint_spec=hint_agent, save=save,
+                                    layout=layout)).run()
 
 
 def rules(
-    game: Annotated[str, typer.Argument(help="zeta, oscilloscope or utahime (or a rule id such as ZETA-R12).")],
-    rule_id: Annotated[str | None, typer.Argument(help="One rule, e.g. ZETA-R12, OSC-R3, UTA-I7 (or R12).")] = None,
-    full: Annotated[bool, typer.Option("--all", help="The whole rulebook: ledger, scenarios, translation.")] = False,
+    game: Annotated[str, typer.Argument(metavar="GAME", help="zeta, oscilloscope or utahime (or a rule id such as ZETA-R12).")],
+    rule_id: Annotated[str | None, typer.Argument(metavar="[ID]", help="One rule, e.g. ZETA-R12, OSC-R3, UTA-I7 (or R12).")] = None,
+    full: Annotated[bool, typer.Option("--full", help="The numbered rules (the rulebook for players).")] = False,
+    index: Annotated[bool, typer.Option("--index", help="The numbered rules' ids and titles.")] = False,
+    everything: Annotated[bool, typer.Option("--all", help="The designers' whole specification as written: ledger, "
+                                                         "scenarios, the seed's translation line by line.")] = False,
+    lang: Annotated[str, typer.Option("--lang", help="Language of the how-to-play page: en or ja.")] = "en",
     raw: Annotated[bool, typer.Option("--raw", help="Print the Markdown source as it is.")] = False,
 ) -> None:
-    """Print the rules of a game, or one numbered rule."""
-    from rich.console import Console
+    """How to play a game (in English or Japanese); its numbered rules (--full), or one rule."""
     from rich.markdown import Markdown
 
-    from cardtable.cli.options import fail
+    from cardtable.cli.options import console, fail
+    from cardtable.core import rulebook
 
     if not has_rulebook(game) and rule_id is None and game_of_rule(game):
         game, rule_id = game_of_rule(game) or game, game
     if not has_rulebook(game):
         fail(f"no rulebook for {game!r}; choose one of: {', '.join(prefixes())}")
-    console = Console()
-    if rule_id is None:
-        text = rulebook_text(game) if full else rules_section(game)
-    else:
+    if lang not in rulebook.HOWTO_LANGUAGES:
+        fail(f"--lang takes one of: {', '.join(rulebook.HOWTO_LANGUAGES)}; got {lang!r}")
+    out = console()
+    if rule_id is not None:
         try:
-            text = find_rule(game, rule_id).text
+            text = rulebook.player_text(game, find_rule(game, rule_id).text)
         except KeyError as exc:
             fail(str(exc.args[0]))
-            return
-    if raw:
-        print(text)
+    elif index:
+        out.print(rules_index_renderable(game))
+        return
+    elif everything:
+        text = rulebook_text(game)
+    elif full:
+        text = rulebook.player_rules(game)
+    elif rulebook.has_howto(game, lang):
+        text = rulebook.howto_text(game, lang)
     else:
-        console.print(Markdown(text))
+        text = rulebook.player_rules(game)
+    if raw:
+        typer.echo(text)
+    else:
+        out.print(Markdown(text))
+
+
+def rules_index_renderable(game: str) -> Any:
+    """The index of a game's numbered rules (as the prompt's ``rules index`` shows it)."""
+    from cardtable.cli.play.loop import rules_index
+
+    return rules_index(game)
 
 
 def step_through(record: Record, console: Console, viewer: int | str | None = None) -> None:

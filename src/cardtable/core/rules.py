@@ -11,9 +11,13 @@ from typing import Any, ClassVar, TypeVar
 R = TypeVar("R", bound="RulesBase")
 
 
-def flag(default: Any, *, choices: Iterable[Any] | None = None, ledger: str = "", doc: str = "") -> Any:
-    """Declare one variant flag: its default, allowed values, ledger entry and one-line meaning."""
-    meta = {"choices": tuple(choices) if choices is not None else None, "ledger": ledger, "doc": doc}
+def flag(default: Any, *, choices: Iterable[Any] | None = None, minimum: int | None = None,
+         maximum: int | None = None, ledger: str = "", doc: str = "") -> Any:
+    """Declare one variant flag: its default, allowed values (choices, or an int range), ledger entry and meaning."""
+    if (minimum is not None or maximum is not None) and (choices is not None or type(default) is not int):
+        raise TypeError("minimum/maximum apply to int flags without choices")
+    meta = {"choices": tuple(choices) if choices is not None else None, "minimum": minimum, "maximum": maximum,
+            "ledger": ledger, "doc": doc}
     return field(default=default, metadata=meta)
 
 
@@ -27,14 +31,43 @@ class FlagSpec:
     choices: tuple[Any, ...] | None
     ledger: str
     doc: str
+    minimum: int | None = None
+    """The smallest allowed value of an int flag (None: no lower limit)."""
+    maximum: int | None = None
+    """The largest allowed value of an int flag (None: no upper limit)."""
 
     def describe_values(self) -> str:
-        """The allowed values, as a person would type them."""
+        """The allowed values, as a person would type them: ``4, 6``, ``true, false``, ``1-4``, ``0 or more``.
+
+        >>> FlagSpec("deck_size", int, 25, None, "", "", minimum=4, maximum=60).describe_values()
+        '4-60'
+        >>> FlagSpec("energy", int, 0, None, "", "", minimum=0).describe_values()
+        '0 or more'
+        """
         if self.choices is not None:
             return ", ".join(_show(c) for c in self.choices)
         if self.kind is bool:
             return "true, false"
-        return f"any {self.kind.__name__}"
+        if self.kind is int:
+            if self.minimum is not None and self.maximum is not None:
+                return f"{self.minimum}-{self.maximum}"
+            if self.minimum is not None:
+                return f"{self.minimum} or more"
+            if self.maximum is not None:
+                return f"{self.maximum} or less"
+            return "any whole number"
+        return "any text"
+
+    def allows(self, value: Any) -> bool:
+        """True if ``value`` is of the flag's type and among its choices or in its range."""
+        if not isinstance(value, self.kind) or (self.kind is not bool and isinstance(value, bool)):
+            return False
+        if self.choices is not None:
+            return value in self.choices
+        number: Any = value
+        if self.minimum is not None and number < self.minimum:
+            return False
+        return self.maximum is None or number <= self.maximum
 
 
 def _show(value: Any) -> str:
@@ -62,7 +95,8 @@ class RulesBase:
         for f in dataclasses.fields(cls):
             meta = f.metadata
             kind = type(f.default)
-            specs.append(FlagSpec(f.name, kind, f.default, meta.get("choices"), meta.get("ledger", ""), meta.get("doc", "")))
+            specs.append(FlagSpec(f.name, kind, f.default, meta.get("choices"), meta.get("ledger", ""), meta.get("doc", ""),
+                                  meta.get("minimum"), meta.get("maximum")))
         return specs
 
     @classmethod
@@ -93,9 +127,15 @@ class RulesBase:
 
 
 def _check_value(spec: FlagSpec, value: Any) -> None:
-    ok_type = isinstance(value, spec.kind) and (spec.kind is bool or not isinstance(value, bool))
-    if not ok_type or (spec.choices is not None and value not in spec.choices):
-        raise ValueError(f"rule flag {spec.name!r} must be one of: {spec.describe_values()}; got {value!r}")
+    if not spec.allows(value):
+        raise ValueError(f"rule flag {spec.name!r} must be one of: {_values_phrase(spec)}; got {value!r}")
+
+
+def _values_phrase(spec: FlagSpec) -> str:
+    """The allowed values for an error message (``the whole numbers 4-60``)."""
+    if spec.kind is int and spec.choices is None and (spec.minimum is not None or spec.maximum is not None):
+        return f"the whole numbers {spec.describe_values()}"
+    return spec.describe_values()
 
 
 def parse_value(spec: FlagSpec, text: str) -> Any:
@@ -113,7 +153,7 @@ def parse_value(spec: FlagSpec, text: str) -> Any:
         try:
             value = int(text)
         except ValueError:
-            raise ValueError(f"rule flag {spec.name!r} must be one of: {spec.describe_values()}; got {text!r}") from None
+            raise ValueError(f"rule flag {spec.name!r} must be one of: {_values_phrase(spec)}; got {text!r}") from None
     else:
         value = text
     _check_value(spec, value)

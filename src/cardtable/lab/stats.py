@@ -12,12 +12,19 @@ import math
 import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
-from scipy import stats  # type: ignore[import-untyped]
 
 CONFIDENCE = 0.95
 """The confidence level of every interval the lab reports."""
+
+
+def _scipy_stats() -> Any:
+    """``scipy.stats``, imported on first use (it costs most of a command's start-up)."""
+    from scipy import stats  # type: ignore[import-untyped]
+
+    return stats
 
 
 @dataclass(frozen=True)
@@ -42,7 +49,7 @@ def score_interval(scores: Sequence[float], groups: Sequence[int] | None = None,
     mean = float(np.mean(scores))
     if all(s in (0.0, 1.0) for s in scores):
         k = int(round(sum(scores)))
-        ci = stats.binomtest(k, len(scores)).proportion_ci(confidence_level=confidence, method="wilson")
+        ci = _scipy_stats().binomtest(k, len(scores)).proportion_ci(confidence_level=confidence, method="wilson")
         return Interval(mean, float(ci.low), float(ci.high), "wilson")
     by_group: dict[int, list[float]] = {}
     for i, s in enumerate(scores):
@@ -52,11 +59,11 @@ def score_interval(scores: Sequence[float], groups: Sequence[int] | None = None,
         return Interval(mean, float(sample.min()), float(sample.max()), "bootstrap")
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        res = stats.bootstrap((sample,), np.mean, confidence_level=confidence, n_resamples=9999,
+        res = _scipy_stats().bootstrap((sample,), np.mean, confidence_level=confidence, n_resamples=9999,
                               method="BCa", random_state=np.random.default_rng(12345))
         low, high = float(res.confidence_interval.low), float(res.confidence_interval.high)
         if not (math.isfinite(low) and math.isfinite(high)):
-            res = stats.bootstrap((sample,), np.mean, confidence_level=confidence, n_resamples=9999,
+            res = _scipy_stats().bootstrap((sample,), np.mean, confidence_level=confidence, n_resamples=9999,
                                   method="percentile", random_state=np.random.default_rng(12345))
             low, high = float(res.confidence_interval.low), float(res.confidence_interval.high)
     return Interval(mean, max(0.0, low), min(1.0, high), "bootstrap")
@@ -79,7 +86,7 @@ def wilson(successes: int, trials: int, confidence: float = CONFIDENCE) -> Inter
     """
     if trials <= 0:
         return Interval(math.nan, 0.0, 1.0, "none")
-    ci = stats.binomtest(int(successes), int(trials)).proportion_ci(confidence_level=confidence, method="wilson")
+    ci = _scipy_stats().binomtest(int(successes), int(trials)).proportion_ci(confidence_level=confidence, method="wilson")
     return Interval(successes / trials, float(ci.low), float(ci.high), "wilson")
 
 

@@ -114,11 +114,16 @@ def catalog_json(lang: Language) -> dict[str, Any]:
 
 
 def howto_text(game: str, lang: Language) -> str:
-    """The how-to-play of a game in a language (Markdown; English if that language has none)."""
+    """The how-to-play of a game in a language (Markdown; English if that language has none).
+
+    The pages are the game package's own (``howto.en.md``, ``howto.ja.md``), the same ones
+    ``cardtable rules GAME`` shows, so the terminal and the page never disagree.
+    """
+    from cardtable.core import rulebook
+
     for choice in (lang, SOURCE):
-        path = locale_dir() / choice.value / "howto" / f"{game}.md"
-        if path.is_file():
-            return path.read_text(encoding="utf-8")
+        if rulebook.has_howto(game, choice.value):
+            return rulebook.howto_text(game, choice.value)
     raise KeyError(f"no how-to-play for {game!r}")
 
 

@@ -32,8 +32,8 @@ class OscilloscopeRules(RulesBase):
                                        doc="the step-1 trigger placement may be skipped")
     trigger_anchor: str = flag("card", choices=("card", "position"), ledger="OSC-I18",
                                doc="a trigger rides on its card, or marks a fixed time position")
-    trigger_move_range: int = flag(1, ledger="OSC-I19",
-                                   doc="how many time positions from the anchor a new trigger may go (1-4)")
+    trigger_move_range: int = flag(1, minimum=1, maximum=4, ledger="OSC-I19",
+                                   doc="how many time positions from the anchor a new trigger may go")
     lowhi_multi_per_set: bool = flag(False, ledger="OSC-I22",
                                      doc="one trigger set may stack several Low or Hi cards in the anchor position")
     lowhi_keeps_edge_trigger: bool = flag(True, ledger="OSC-I22",
@@ -68,8 +68,8 @@ class OscilloscopeRules(RulesBase):
                                       doc="a trigger kept as a score card counts as a waveform card")
     mp_end_excludes_cleared: bool = flag(False, ledger="OSC-I49",
                                          doc="noise captured together with a clear does not count towards the end")
-    mp_noise_limit: int = flag(10, ledger="OSC-I49",
-                               doc="captured noise that ends the multiplayer game (1-15)")
+    mp_noise_limit: int = flag(10, minimum=1, maximum=15, ledger="OSC-I49",
+                               doc="captured noise that ends the multiplayer game (there are 15 noise cards)")
     tiebreak: str = flag("none", choices=("none", "fewer_net_noise"), ledger="OSC-I50",
                          doc="tied top scores share the win, or fewer net noise wins")
     max_players: int = flag(4, choices=(4, 5, 6), ledger="OSC-I51",
@@ -82,8 +82,8 @@ class OscilloscopeRules(RulesBase):
                              doc="the solo score is the waveform count, or the multiplayer formula")
     refill_must_connect: bool = flag(True, ledger="OSC-I38",
                                      doc="a refill must play a connecting card when the hand holds one")
-    stall_limit_sets: int = flag(20, ledger="OSC-I67",
-                                 doc=f"sets in a row without a capture that end the game (1-{MAX_STALL_LIMIT})")
+    stall_limit_sets: int = flag(20, minimum=1, maximum=MAX_STALL_LIMIT, ledger="OSC-I67",
+                                 doc="sets in a row without a capture that end the game")
     first_trigger_early_end: str = flag("always", choices=("always", "game_start_only"), ledger="OSC-I17",
                                         doc="a trigger placed on an empty board ends the turn always, or only the first")
 

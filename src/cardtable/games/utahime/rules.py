@@ -41,9 +41,10 @@ class UtahimeRules(RulesBase):
     jqk_set_costs_action: bool = flag(False, ledger="UTA-I46",
                                       doc="setting a J/Q/K is the main action (one card) instead of a free action")
     jqk_set_required_for_block: bool = flag(True, ledger="UTA-I25", doc="a J/Q/K must be set to block too")
-    starting_energy: int = flag(0, ledger="UTA-I48", doc="energy of each player at the start (>= 0)")
-    energy_cap: int = flag(0, ledger="UTA-I48", doc="largest energy a player may hold; 0 means no cap (the ledger's null)")
-    premium_attack_cost: int = flag(1, ledger="UTA-I49", doc="energy paid to attack with an A, J, Q or K (>= 0)")
+    starting_energy: int = flag(0, minimum=0, ledger="UTA-I48", doc="energy of each player at the start")
+    energy_cap: int = flag(0, minimum=0, ledger="UTA-I48",
+                           doc="largest energy a player may hold; 0 means no cap (the ledger's null)")
+    premium_attack_cost: int = flag(1, minimum=0, ledger="UTA-I49", doc="energy paid to attack with an A, J, Q or K")
     free_flip_for_energy: bool = flag(False, ledger="UTA-I52",
                                       doc="flipping a face-up discard for +1 energy is also a free action")
     joker_timing: str = flag("instead_of_action", choices=("instead_of_action", "any_time_ends_turn"),
@@ -73,10 +74,12 @@ class UtahimeRules(RulesBase):
     end_on_empty_hand: bool = flag(True, ledger="UTA-I74", doc="E1: the game ends when a player starts a turn with no cards")
     empty_hand_joker_rescue: bool = flag(True, ledger="UTA-I74",
                                          doc="E1: an empty-handed player with a face-up joker must use it instead")
-    max_turns: int = flag(MAX_TURNS_CAP, ledger="UTA-I75", doc="guard: the game is scored after this turn (1..1000)")
-    hand_limit: int = flag(10, ledger="UTA-I7", doc="the most cards a hand may hold, set cards included (1..20)")
-    option_cost_budget: int = flag(28, ledger="UTA-I4", doc="the most total cost of one player's option cards")
-    option_max_copies: int = flag(2, ledger="UTA-I4", doc="the most option cards of one name per player")
+    max_turns: int = flag(MAX_TURNS_CAP, minimum=1, maximum=MAX_TURNS_CAP, ledger="UTA-I75",
+                          doc="guard: the game is scored after this turn")
+    hand_limit: int = flag(10, minimum=1, maximum=HAND_LIMIT_CAP, ledger="UTA-I7",
+                           doc="the most cards a hand may hold, set cards included")
+    option_cost_budget: int = flag(28, minimum=0, ledger="UTA-I4", doc="the most total cost of one player's option cards")
+    option_max_copies: int = flag(2, minimum=0, ledger="UTA-I4", doc="the most option cards of one name per player")
     option_reusable: bool = flag(False, ledger="UTA-I5",
                                  doc="a used option card turns face up again at its owner's next turn")
 

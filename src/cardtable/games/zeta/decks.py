@@ -63,39 +63,62 @@ def _suggest(card_id: str) -> str:
 
 
 def deck_from_mapping(data: Any, *, source: str = "deck") -> Deck:
-    """Read a deck from a mapping: ``name``, card id -> count (flat or under ``cards``), optional ``names``."""
+    """Read a deck from a mapping: ``name``, card id -> count (flat or under ``cards``), optional ``names``.
+
+    Raises DeckError listing every problem of the mapping (unknown ids, bad counts, bad names).
+    """
+    deck, problems = read_deck_mapping(data, source=source)
+    if problems:
+        hint = f"; valid ids: {', '.join(CARD_BY_ID)}" if any("unknown card id" in p for p in problems) else ""
+        raise DeckError(f"{source}: " + "; ".join(problems) + hint)
+    return deck
+
+
+def read_deck_mapping(data: Any, *, source: str = "deck") -> tuple[Deck, list[str]]:
+    """A deck read from a mapping as far as possible, and every problem found on the way (ZETA-R6)."""
+    problems: list[str] = []
     if not isinstance(data, dict):
-        raise DeckError(f"{source}: a deck is a table of card id -> count")
+        return Deck(source, {}), ["a deck is a table of card id -> count"]
     data = dict(data)
     name = data.pop("name", source)
     if not isinstance(name, str):
-        raise DeckError(f"{source}: 'name' must be a string")
+        problems.append("'name' must be a string")
+        name = source
     names = data.pop("names", {})
     cards = data.pop("cards", None)
     if cards is None:
         cards = data
     elif data:
-        raise DeckError(f"{source}: unexpected keys {', '.join(data)} next to [cards]")
-    if not isinstance(cards, dict) or not isinstance(names, dict):
-        raise DeckError(f"{source}: 'cards' and 'names' must be tables")
+        problems.append(f"unexpected keys {', '.join(data)} next to [cards]")
+    if not isinstance(cards, dict):
+        problems.append("'cards' must be a table of card id -> count")
+        cards = {}
+    if not isinstance(names, dict):
+        problems.append("'names' must be a table of card id -> display name")
+        names = {}
     counts: dict[str, int] = {}
     for cid, n in cards.items():
         if cid not in CARD_BY_ID:
-            raise DeckError(f"{source}: unknown card id {cid!r}{_suggest(cid)}; valid ids: {', '.join(CARD_BY_ID)}")
+            problems.append(f"unknown card id {cid!r}{_suggest(cid)}")
+            continue
         if not isinstance(n, int) or isinstance(n, bool) or n < 0:
-            raise DeckError(f"{source}: count of {cid} must be a whole number >= 0, got {n!r}")
+            problems.append(f"count of {cid} must be a whole number >= 0, got {n!r}")
+            continue
         if n:
             counts[cid] = n
+    labels: dict[str, str] = {}
     for cid, label in names.items():
         if cid not in CARD_BY_ID:
-            raise DeckError(f"{source}: [names] has unknown card id {cid!r}{_suggest(cid)}")
-        if not isinstance(label, str) or not label.strip():
-            raise DeckError(f"{source}: display name of {cid} must be a non-empty string")
-    return Deck(name, counts, {k: str(v) for k, v in names.items()})
+            problems.append(f"[names] has unknown card id {cid!r}{_suggest(cid)}")
+        elif not isinstance(label, str) or not label.strip():
+            problems.append(f"display name of {cid} must be a non-empty string")
+        else:
+            labels[cid] = label
+    return Deck(name, counts, labels), problems
 
 
-def validate_deck(deck: Deck, *, deck_size: int = 25, limits: bool = True) -> None:
-    """Raise DeckError listing every problem and what to change (ZETA-R6)."""
+def deck_problems(deck: Deck, *, deck_size: int = 25, limits: bool = True) -> list[str]:
+    """Every way ``deck`` breaks the deck-construction rules, with what to change (ZETA-R6); empty if legal."""
     problems = []
     if deck.size != deck_size:
         diff = deck.size - deck_size
@@ -106,8 +129,48 @@ def validate_deck(deck: Deck, *, deck_size: int = 25, limits: bool = True) -> No
             limit = CARD_BY_ID[cid].limit
             if n > limit:
                 problems.append(f"{cid}: {n} copies, the limit is {limit}: remove {n - limit}")
+    return problems
+
+
+def validate_deck(deck: Deck, *, deck_size: int = 25, limits: bool = True) -> None:
+    """Raise DeckError listing every problem and what to change (ZETA-R6)."""
+    problems = deck_problems(deck, deck_size=deck_size, limits=limits)
     if problems:
         raise DeckError(f"deck {deck.name!r} is not legal: " + "; ".join(problems))
+
+
+@dataclass(frozen=True)
+class DeckReport:
+    """What ``check_deck_file`` found: the deck's name and size as read, and every problem (none: legal)."""
+
+    name: str
+    size: int
+    problems: tuple[str, ...]
+
+
+def check_deck_file(path: str | Path, *, deck_size: int = 25, limits: bool = True) -> DeckReport:
+    r"""Read and check a TOML deck file, collecting every problem at once (file, card ids, counts, ZETA-R6).
+
+    >>> import tempfile, pathlib
+    >>> f = pathlib.Path(tempfile.mkdtemp()) / "mine.toml"
+    >>> _ = f.write_text('name = "mine"\nchant_practice = 9\nfire_mge = 1\n[names]\nhexr = "Witch"\n')
+    >>> for problem in check_deck_file(f).problems:
+    ...     print(problem)
+    unknown card id 'fire_mge' (did you mean 'fire_mage'?)
+    [names] has unknown card id 'hexr' (did you mean 'hexer'?)
+    it has 9 cards but a deck holds exactly 25: add 16 card(s)
+    chant_practice: 9 copies, the limit is 8: remove 1
+    """
+    p = Path(path)
+    try:
+        data = tomllib.loads(p.read_text(encoding="utf-8"))
+    except OSError as exc:
+        return DeckReport(p.stem, 0, (f"cannot read deck file {p}: {exc.strerror or exc}",))
+    except tomllib.TOMLDecodeError as exc:
+        return DeckReport(p.stem, 0, (f"deck file {p} is not valid TOML: {exc}",))
+    deck, problems = read_deck_mapping(data, source=p.stem)
+    problems += deck_problems(deck, deck_size=deck_size, limits=limits)
+    return DeckReport(deck.name, deck.size, tuple(problems))
 
 
 def load_deck_file(path: str | Path) -> Deck:

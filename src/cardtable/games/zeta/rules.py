@@ -18,7 +18,7 @@ class ZetaRules(RulesBase):
     board_width: int = flag(6, choices=(4, 6), ledger="ZETA-I3", doc="board width (even, 4-6)")
     board_height: int = flag(6, choices=(4, 6), ledger="ZETA-I3", doc="board height (even, 4-6)")
     gravity: bool = flag(False, ledger="ZETA-I4", doc="cards must rest on the bottom edge or a card/block (R16)")
-    deck_size: int = flag(25, ledger="ZETA-I2", doc="exact deck size (R6)")
+    deck_size: int = flag(25, minimum=4, maximum=60, ledger="ZETA-I2", doc="exact deck size (R6)")
     construction_limits: bool = flag(
         True, ledger="ZETA-I-CT1",
         doc="enforce per-type copy limits; false lifts them for experiments (e.g. 25 chant_practice each)")
@@ -65,7 +65,7 @@ class ZetaRules(RulesBase):
                                              doc="blocked squares count as filled for Single-Arrow")
 
     def __post_init__(self) -> None:
-        if not 4 <= self.deck_size <= 60:
-            raise ValueError(f"rule flag 'deck_size' must be between 4 and 60; got {self.deck_size}")
+        if not 4 <= self.deck_size <= 60:  # also checked by the flag's range (from_flags); direct construction too
+            raise ValueError(f"rule flag 'deck_size' must be one of: the whole numbers 4-60; got {self.deck_size}")
         if self.construction_limits and self.deck_size > 50:
             raise ValueError("rule flag 'deck_size' above 50 needs construction_limits=false (the pool holds 50)")

@@ -12,6 +12,7 @@ True
 
 from __future__ import annotations
 
+import importlib
 import json
 from collections.abc import Callable, Mapping
 from typing import Any
@@ -41,6 +42,34 @@ def render_view(game: str, view: Mapping[str, Any], ctx: Context) -> RenderableT
     return renderer(view, ctx)
 
 
+GameCommand = tuple[str, Callable[[Mapping[str, Any], Context], RenderableType]]
+
+
+def _screen_module(game: str) -> Any:
+    """The module of a game's terminal screen (None if it has none)."""
+    target = registry.entry(game).renderer
+    return importlib.import_module(target.partition(":")[0]) if target else None
+
+
+def game_commands(game: str) -> dict[str, GameCommand]:
+    """A game's own prompt commands from its screen module's ``COMMANDS``: name -> (help, show(view, ctx))."""
+    module = _screen_module(game)
+    commands: dict[str, GameCommand] = dict(getattr(module, "COMMANDS", {}) or {})
+    return commands
+
+
+def forced_reason(game: str, view: Mapping[str, Any], action: str, ctx: Context) -> str:
+    """Why ``action`` is a seat's only choice, in one line (the screen module's ``forced_reason``, else plain)."""
+    module = _screen_module(game)
+    reason = getattr(module, "forced_reason", None)
+    if reason is not None:
+        text: str = reason(view, action, ctx)
+        if text:
+            return text
+    seat = view.get("current_player")
+    return f"your only choice: {describe_action(game, action, int(seat) if seat is not None else 0, ctx)}"
+
+
 def describe_action(game: str, action: str, actor: int, ctx: Context) -> str:
     """An action in words (the terminal's move list and hints), hiding what other seats may not know."""
     target = registry.entry(game).describe_action
@@ -50,5 +79,5 @@ def describe_action(game: str, action: str, actor: int, ctx: Context) -> str:
     return describer(action, actor, ctx)
 
 
-__all__ = ["Context", "describe_action", "render_choices", "render_outcome", "render_view", "renderer_for",
-           "seat_text"]
+__all__ = ["Context", "GameCommand", "describe_action", "forced_reason", "game_commands", "render_choices",
+           "render_outcome", "render_view", "renderer_for", "seat_text"]

@@ -36,6 +36,12 @@ class Context:
     """The game's rule flags (``Rules.flags()``), for layouts that depend on them (board size)."""
     last: str = ""
     """A public description of the last move, shown under the title (empty for none)."""
+    compact: bool = False
+    """Draw the short layout that fits an 80x24 terminal (screens without one ignore it)."""
+    marks: tuple[str, ...] = ()
+    """Places to highlight, in the game's notation (Zeta: the squares of the winning line)."""
+    par: float | None = None
+    """A solo game's par score, shown on the end screen (None: none known)."""
 
     def name(self, seat: int | None) -> str:
         """The label of a seat (``P3`` when no name was given; ``nobody`` for None)."""
@@ -83,17 +89,36 @@ def group_key(action: str) -> tuple[str, str]:
     return (m.group(1), m.group(2)) if m else (action, "")
 
 
-def render_choices(legal: Sequence[str], numbered_limit: int = NUMBERED_LIMIT) -> RenderableType:
-    """The legal actions: numbered one by one, or grouped by verb when there are many."""
+COMPACT_LIMIT = 12
+"""In the compact layout, up to this many legal actions are numbered; more are summarised by verb."""
+
+
+def render_choices(legal: Sequence[str], numbered_limit: int = NUMBERED_LIMIT,
+                   numbers: Mapping[str, int] | None = None, compact: bool = False) -> RenderableType:
+    """The legal actions: numbered one by one (by ``numbers`` if given), or grouped by verb when there are many.
+
+    The compact layout numbers at most :data:`COMPACT_LIMIT` actions and otherwise sums them up in a
+    line or two (``list`` numbers them all).
+    """
     if not legal:
         return Text("")
-    if len(legal) <= numbered_limit:
-        cells = [Text.assemble((f"{i:>2}", "bold"), " ", a) for i, a in enumerate(legal, 1)]
+    limit = min(numbered_limit, COMPACT_LIMIT) if compact else numbered_limit
+    if len(legal) <= limit:
+        order = sorted(legal, key=lambda a: numbers[a]) if numbers else list(legal)
+        width = len(str(len(legal)))
+        cells = [Text.assemble((f"{numbers[a] if numbers else i:>{max(2, width)}}", "bold"), " ", a)
+                 for i, a in enumerate(order, 1)]
         return Columns(cells, padding=(0, 3), column_first=True)
     groups: dict[str, list[tuple[int, str]]] = {}
     for i, a in enumerate(legal, 1):
         head, item = group_key(a)
         groups.setdefault(head, []).append((i, item))
+    if compact:
+        parts = []
+        for head, items in groups.items():
+            shown = " ".join(item for _, item in items) if len(items) <= 8 else f"({len(items)} places)"
+            parts.append(f"{head}{shown}" if head.endswith(("@", ":", " ")) else f"{head} {shown}".strip())
+        return Text(f"{len(legal)} legal actions: " + " · ".join(parts) + " (list numbers them)")
     table = Table.grid(padding=(0, 2))
     table.add_column(justify="right", style="bold", no_wrap=True)
     table.add_column(no_wrap=True)
@@ -124,9 +149,12 @@ def render_outcome(outcome: Mapping[str, Any], ctx: Context, num_players: int) -
         if num_players > 1 and len(winners) == num_players:
             head.append(" (shared)")
     lines: list[RenderableType] = [head]
-    reason = str(outcome.get("reason", ""))
+    reason = str(outcome.get("reason", "")).replace("_", " ")
     rule = str(outcome.get("rule", ""))
     lines.append(Text(f"reason: {reason}" + (f" [{rule}]" if rule else "")))
+    if num_players == 1 and ctx.par is not None and scores:
+        lines.append(Text(f"par {ctx.par:.1f}: the heuristic player's mean score "
+                          f"({'above' if scores[0] > ctx.par else 'below' if scores[0] < ctx.par else 'on'} par)"))
     if scores is not None and num_players > 1:
         score_line = Text("scores: ")
         for p, s in enumerate(scores):
@@ -136,9 +164,33 @@ def render_outcome(outcome: Mapping[str, Any], ctx: Context, num_players: int) -
             score_line.append(f" {_number(s)}")
         lines.append(score_line)
     detail = str(outcome.get("detail", ""))
+    detail = detail_beyond_scores(detail, scores)
     if detail:
         lines.append(Text(detail, style="dim"))
     return Panel(Group(*lines), title="Game over", title_align="left", expand=False)
+
+
+def detail_beyond_scores(detail: str, scores: Sequence[Any] | None) -> str:
+    """An outcome's detail without the scores the box already shows: ``scores P1 10, P2 6`` -> ``""``,
+    ``solo score 13 (4 counted noise)`` -> ``4 counted noise``.
+
+    >>> detail_beyond_scores("scores P1 10, P2 10, P3 6", [10.0, 10.0, 6.0])
+    ''
+    >>> detail_beyond_scores("solo score 13 (4 counted noise)", [13.0])
+    '4 counted noise'
+    >>> detail_beyond_scores("P1 made four in a row", None)
+    'P1 made four in a row'
+    """
+    if not scores:
+        return detail
+    listed = ", ".join(f"P{p + 1} {_number(s)}" for p, s in enumerate(scores))
+    rest = detail.strip()
+    for restated in (f"scores {listed}", f"solo score {_number(scores[0])}" if len(scores) == 1 else "\0"):
+        if rest.startswith(restated):
+            rest = rest[len(restated):].strip(" ;,")
+            if rest.startswith("(") and rest.endswith(")"):
+                rest = rest[1:-1]
+    return rest
 
 
 def _number(x: Any) -> str:

@@ -1,4 +1,9 @@
-"""Oscilloscope's screen: channels drawn as square waves, trigger markers at their time positions, hands, scores."""
+"""Oscilloscope's screen: channels drawn as square waves, trigger markers at their time positions, hands, scores.
+
+Two layouts: the full one (each train three rows high) and the compact one that fits an 80x24
+terminal (each train one row of wave and one of card names; one line per player).
+``forced_reason`` says why a person's only choice is forced.
+"""
 
 from __future__ import annotations
 
@@ -44,6 +49,27 @@ PHASES: dict[str, tuple[str, str]] = {
     "post": ("you may place one more trigger (place CARD SLOT), or pass", "OSC-R42"),
     "exchange": ("put the exchange stock into a filter position (exchange TRAIN)", "OSC-R55"),
 }
+
+
+# Each card kind as one row (the compact layout): ▔ high, ▁ low, ╲ ╱ the edges.
+FLAT_WAVES: dict[str, str] = {
+    "HL": "▔▔▔╲▁▁▁▁",
+    "LH": "▁▁▁╱▔▔▔▔",
+    "LOH:H": "▔▔▔▔▔▔▔▔",
+    "LOH:L": "▁▁▁▁▁▁▁▁",
+    "LOH:*": "╌╌╌╌╌╌╌╌",
+    "NOISE": "╱╲╱╲╱╲╱╲",
+    "": "   ·    ",
+}
+
+
+def _flat_wave(slot: Mapping[str, Any] | None) -> str:
+    if slot is None:
+        return FLAT_WAVES[""]
+    card = str(slot.get("card"))
+    if card == "LOH":
+        return FLAT_WAVES.get(f"LOH:{slot.get('out', '*')}", FLAT_WAVES["LOH:*"])
+    return FLAT_WAVES.get(card, f"{card[:SEG]:^{SEG}}")
 
 
 def _wave(slot: Mapping[str, Any] | None) -> tuple[str, str, str]:
@@ -120,6 +146,69 @@ def render_trains(view: Mapping[str, Any], ctx: Context) -> Text:
     return out
 
 
+def render_trains_compact(view: Mapping[str, Any], ctx: Context) -> Text:
+    """Every train in two rows (wave, card names), its triggers marked above it: the 80x24 layout."""
+    trains: Sequence[Sequence[Mapping[str, Any] | None]] = view.get("trains") or []
+    owners = train_owners(view)
+    triggers: dict[str, Mapping[str, Any]] = {str(t["at"]): t for t in view.get("triggers") or []}
+    filters = list(view.get("filters") or [])
+    anchor = anchor_position(view)
+    out = Text()
+    out.append(" " * PREFIX + "".join(f"{'▼' if anchor == q else ''}{q}".center(SEG)
+                                      for q in range(1, POSITIONS + 1)).rstrip() + "\n", style="dim")
+    for c, train in enumerate(trains):
+        letter = "ABCDEF"[c]
+        owner = owners.get(letter)
+        style = seat_style(owner)
+        slots = list(train) + [None] * (POSITIONS - len(train))
+        if any(f"{letter}{q}" in triggers for q in range(1, POSITIONS + 1)):
+            out.append(" " * PREFIX)
+            for q in range(1, POSITIONS + 1):
+                t = triggers.get(f"{letter}{q}")
+                if t is None:
+                    out.append(" " * SEG)
+                else:
+                    out.append(f"▼{t['card']}"[:SEG].ljust(SEG), style=seat_style(t.get("owner")) + " reverse")
+            out.append("\n")
+        label = f"{letter} " + (f"P{owner + 1}" if owner is not None else "")
+        out.append(f"{label:<{PREFIX}}", style=style)
+        for slot in slots[:POSITIONS]:
+            out.append(_flat_wave(slot), style=style if slot is not None else "dim")
+        out.append("\n")
+        filt = filters[c] if c < len(filters) else None
+        head = f"[{filt or '-'}]"[: PREFIX - 1].ljust(PREFIX) if filters else " " * PREFIX
+        out.append(head, style="bold")
+        names = "".join(
+            (str(slot["card"]) + (f"·{slot.get('out')}" if str(slot["card"]) == "LOH" else "")).center(SEG)[:SEG]
+            if slot is not None else " " * SEG for slot in slots[:POSITIONS])
+        out.append(names.rstrip() + ("\n" if c < len(trains) - 1 else ""), style="dim")
+    return out
+
+
+def render_players_compact(view: Mapping[str, Any], ctx: Context) -> Text:
+    """One line per seat: train, hand (yours; the others' sizes), score pile and score."""
+    hands = view.get("hands") or []
+    sizes = (view.get("sizes") or {}).get("hands") or [len(h or []) for h in hands]
+    piles = view.get("score_piles") or []
+    scores = view.get("scores") or []
+    assigned = view.get("assigned_trains") or []
+    turn_player = view.get("turn_player")
+    out = Text()
+    for p in range(int(view.get("players", len(hands)))):
+        if p:
+            out.append("\n")
+        out.append_text(seat_text(p, ctx))
+        out.append(" ▶" if p == turn_player else "  ", style="bold")
+        if p < len(assigned) and assigned[p]:
+            out.append(f" train {' '.join(assigned[p])}")
+        hand = hands[p] if p < len(hands) else None
+        out.append("  hand " + (" ".join(hand) if hand is not None else f"{sizes[p] if p < len(sizes) else '?'} cards"))
+        pile = piles[p] if p < len(piles) else []
+        out.append(f"  pile {len(pile)}" + (f" ({_pile(pile)})" if pile and len(pile) <= 6 else ""), style="dim")
+        out.append(f"  score {scores[p] if p < len(scores) else '?'}", style="bold")
+    return out
+
+
 def _pile(cards: Sequence[str]) -> str:
     counts = Counter(cards)
     return " ".join(f"{k}×{n}" if n > 1 else k for k, n in counts.items()) or "-"
@@ -184,7 +273,7 @@ def render_oscilloscope(view: Mapping[str, Any], ctx: Context) -> RenderableType
     lm = last_move_line(ctx)
     if lm is not None:
         parts.append(lm)
-    parts.append(render_trains(view, ctx))
+    parts.append(render_trains_compact(view, ctx) if ctx.compact else render_trains(view, ctx))
     if view.get("stock"):
         parts.append(Text(f"exchange stock: {view['stock']}" + (f"   offer: {' '.join(view['offer'])}"
                                                                  if view.get("offer") else "")))
@@ -195,11 +284,24 @@ def render_oscilloscope(view: Mapping[str, Any], ctx: Context) -> RenderableType
         noise = f"counted noise {counters.get('counted_noise', 0)} / 3 (OSC-R60)"
     else:
         noise = f"noise captured {noise_count(view)} / {limit} (OSC-R34)"
-    parts.append(Text.assemble(("pulse deck ", "dim"), str(sizes.get("pulse_deck", "?")),
-                               ("   trigger deck ", "dim"), str(sizes.get("trigger_deck", "?")),
-                               ("   discard ", "dim"), f"{len(discard)}" + (f" (top {discard[-1]})" if discard else "")))
-    parts.append(Text.assemble((noise, "yellow"), ("   sets without a capture ", "dim"), str(counters.get("stall", 0))))
-    parts.append(render_players(view, ctx))
+    decks = Text.assemble(("pulse deck ", "dim"), str(sizes.get("pulse_deck", "?")),
+                          ("   trigger deck ", "dim"), str(sizes.get("trigger_deck", "?")),
+                          ("   discard ", "dim"), f"{len(discard)}" + (f" (top {discard[-1]})" if discard else ""))
+    counts = Text.assemble((noise, "yellow"), ("   sets without a capture ", "dim"), str(counters.get("stall", 0)))
+    if ctx.compact:
+        noise_short = (f"counted noise {counters.get('counted_noise', 0)}/3 [OSC-R60]" if players == 1
+                       else f"noise {noise_count(view)}/{limit} [OSC-R34]")
+        parts.append(Text.assemble(("pulse ", "dim"), str(sizes.get("pulse_deck", "?")),
+                                   ("  trigger ", "dim"), str(sizes.get("trigger_deck", "?")),
+                                   ("  discard ", "dim"), str(len(discard)),
+                                   "  ", (noise_short, "yellow"),
+                                   ("  no capture for ", "dim"),
+                                   f"{counters.get('stall', 0)}/{ctx.rules.get('stall_limit_sets', 20)} sets"))
+        parts.append(render_players_compact(view, ctx))
+    else:
+        parts.append(decks)
+        parts.append(counts)
+        parts.append(render_players(view, ctx))
     pend = describe_pending(view, ctx)
     if pend is not None:
         parts.append(pend)
@@ -226,3 +328,32 @@ def describe_action(action: str, actor: int, ctx: Context) -> str:
     if action == "pass":
         return f"{who} passes"
     return f"{who}: {action}"
+
+
+def forced_reason(view: Mapping[str, Any], action: str, ctx: Context) -> str:
+    """Why ``action`` is a person's only choice, in one line (the terminal plays it for them)."""
+    words = action.split()
+    verb = words[0] if words else ""
+    phase = str(view.get("phase", ""))
+    if verb == "assign":
+        return f"train {words[1]} is the only train left: it is yours [OSC-R6]"
+    if verb == "refill":
+        return f"{words[2]} is the only card in your hand that connects at slot 5 of train {words[1]}: it goes there [OSC-R37]"
+    if verb == "discard":
+        return f"nothing in your hand connects at slot 5: {words[1]} goes to the discard pile [OSC-R37]"
+    if verb == "draw":
+        other = "trigger" if words[1] == "pulse" else "pulse"
+        return f"the {other} deck cannot be drawn from: you draw from the {words[1]} deck [OSC-R40, OSC-R45]"
+    if verb == "keep":
+        return f"you keep {words[1]}, the only trigger you may keep from this capture [OSC-R30]"
+    if verb == "exchange":
+        return f"the stock can go to train {words[1]} only [OSC-R55]"
+    if verb == "place":
+        return f"you must place a trigger if you can, and {words[1]} on {words[2]} is the only placement [OSC-R13]"
+    if verb == "capture":
+        return "the triggers are satisfied: you capture [OSC-R32]"
+    if action == "pass":
+        if phase == "post":
+            return "no trigger in your hand can be placed now: you place none [OSC-R42]"
+        return "nothing can be placed: you pass [OSC-R13]"
+    return f"it is the only choice: {action}"

@@ -1,4 +1,9 @@
-"""Utahime's screen: hands with suit symbols and effective numbers, set J/Q/K, discard piles, energy, modifiers."""
+"""Utahime's screen: hands with suit symbols and effective numbers, set J/Q/K, discard piles, energy, modifiers.
+
+Two layouts: the full one (a box per player) and the compact one that fits an 80x24 terminal (a few
+lines per player). ``forced_reason`` says why a person's only choice is forced ("no club of 5 or
+more: the attack goes through").
+"""
 
 from __future__ import annotations
 
@@ -234,6 +239,56 @@ def render_player(p: int, item: Mapping[str, Any], view: Mapping[str, Any], ctx:
     return _boxed(title, grid)
 
 
+def render_player_compact(p: int, item: Mapping[str, Any], view: Mapping[str, Any], ctx: Context) -> Text:
+    """One player's area in two to four lines (the 80x24 layout)."""
+    ace_value = int(ctx.rules.get("ace_value", 1))
+    scores = view.get("scores") or [0, 0]
+    out = seat_text(p, ctx)
+    attacking = p == view.get("attacker")
+    out.append(" ▶ attacker" if attacking else "   defender", style="bold" if attacking else "dim")
+    hand = item.get("hand")
+    sets = list(item.get("set") or [])
+    out.append(f"  score {scores[p] if p < len(scores) else '?'}", style="bold")
+    out.append(f"  energy {item.get('energy', 0)}  ")
+    out.append("joker ready" if item.get("joker_face_up") else "joker used", style="bold" if item.get("joker_face_up")
+               else "dim")
+    out.append(f"  deck {item.get('deck_count', 0)}")
+    if item.get("wished"):
+        out.append(" · wished ")
+        out.append_text(card_text(str(item["wished"])))
+    if hand is not None:
+        out.append(f"\n  hand {item.get('hand_count', len(hand))}: ", style="dim")
+        out.append_text(render_hand(hand, sets, p, view, ace_value))
+    else:
+        out.append(f"\n  hand {item.get('hand_count', 0)}" + (f" ({len(sets)} J/Q/K set)" if sets else ""), style="dim")
+        known = render_memory(item.get("memory") or [])
+        if known is not None:
+            out.append(" · known: ", style="dim")
+            out.append_text(known)
+    out.append("\n  discard: ", style="dim")
+    out.append_text(render_discard(list(item.get("discard") or [])))
+    out.append(" · cosmic ", style="dim")
+    pool = list(item.get("cosmic_pool") or [])
+    for k, c in enumerate(pool):
+        if k:
+            out.append(" ")
+        out.append_text(card_text(c))
+    if not pool:
+        out.append("none", style="dim")
+    setup = view.get("setup") or {}
+    options = list(item.get("options_face_up") or [])
+    hero = setup.get(f"p{p + 1}_hero")
+    if options or hero:
+        names = list(setup.get(f"p{p + 1}_options") or [])
+        out.append("\n  ", style="dim")
+        for k, up in enumerate(options):
+            name = names[k] if k < len(names) else f"#{k + 1}"
+            out.append((" " if k else "") + (name if up else f"{name} (used)"), style="bold" if up else "dim")
+        if hero:
+            out.append(f"{' · ' if options else ''}hero {hero}: {item.get('hero_uses_left', 0)} use(s) left")
+    return out
+
+
 def _boxed(title: Text, body: RenderableType) -> Table:
     table = Table(box=box.ROUNDED, padding=(0, 1), show_header=True, header_style="")
     table.add_column(title)
@@ -293,7 +348,8 @@ def render_utahime(view: Mapping[str, Any], ctx: Context) -> RenderableType:
     order = [1 - viewer, viewer] if viewer in (0, 1) else [0, 1]
     for p in order:
         if p < len(players):
-            parts.append(render_player(p, players[p], view, ctx))
+            area = render_player_compact if ctx.compact else render_player
+            parts.append(area(p, players[p], view, ctx))
     attack = describe_attack(view, ctx)
     if attack is not None:
         parts.append(attack)
@@ -307,9 +363,13 @@ def render_utahime(view: Mapping[str, Any], ctx: Context) -> RenderableType:
         parts.append(line)
     for m in describe_modifiers(view, ctx):
         parts.append(Text("• ").append_text(m))
-    parts.append(Text("(n) counts n this turn · ▼set J/Q/K set face down · ▒▒ face down · + cosmic · ~ other deck",
-                      style="dim"))
-    parts.append(Text("[X] face down, remembered · ▒♥ face down, a heart (♥NEXT's price)", style="dim"))
+    if ctx.compact:
+        parts.append(Text("(n) counts n now · ▼set face down · ▒▒ face down · [X] remembered · + cosmic · ~ theirs",
+                          style="dim"))
+    else:
+        parts.append(Text("(n) counts n this turn · ▼set J/Q/K set face down · ▒▒ face down · + cosmic · "
+                          "~ other deck", style="dim"))
+        parts.append(Text("[X] face down, remembered · ▒♥ face down, a heart (♥NEXT's price)", style="dim"))
     pend = describe_pending(view, ctx)
     if pend is not None:
         parts.append(pend)
@@ -366,3 +426,57 @@ def describe_action(action: str, actor: int, ctx: Context) -> str:
     if verb == "noreact":
         return f"{who} does not react"
     return f"{who}: {action}"
+
+
+SUIT_WORDS = {"H": "heart", "S": "spade", "C": "club", "D": "diamond"}
+
+
+def forced_reason(view: Mapping[str, Any], action: str, ctx: Context) -> str:
+    """Why ``action`` is a person's only choice, in one line (the terminal plays it for them)."""
+    words = action.split()
+    verb = words[0] if words else ""
+    seat = view.get("current_player")
+    attack = view.get("attack") or {}
+    card = str(attack.get("card", ""))
+    suit = split_card(card)[0] if card else ""
+    if verb == "noblock":
+        if (card.lstrip("~").startswith(("HA", "SA")) and split_card(card)[1] == "A") or attack.get("next") and suit == "D":
+            return "this attack cannot be blocked: it goes through [UTA-R17]"
+        players = view.get("players") or []
+        hand = players[seat].get("hand") if isinstance(seat, int) and seat < len(players) else None
+        if not hand:
+            return "your hand is empty: the attack goes through [UTA-R22]"
+        attacker = view.get("attacker")
+        need = _half(effective_number2(card, int(attacker), view, int(ctx.rules.get("ace_value", 1)))) \
+            if isinstance(attacker, int) else "?"
+        allowed = {"H": "club", "S": "diamond"}.get(suit, "")
+        what = f"{allowed} " if allowed else ""
+        return f"no {what}card of {need} or more that may block: the attack goes through [UTA-R18, UTA-R19]"
+    if verb == "noreact":
+        if suit in ("H", "C"):
+            return "no ♣A in your hand to cancel the draw: the attack's effect happens [UTA-R29]"
+        if attack.get("next") and suit == "D":
+            return "♦A cannot react to ♦NEXT: the attack's effect happens [UTA-R30]"
+        return "no ♦A in your hand to stop it: the attack's effect happens [UTA-R30]"
+    if verb == "nocosmic":
+        return "no cosmic card can be taken now [UTA-R52]"
+    if verb == "end":
+        return "nothing else can be done now: the window ends"
+    if verb == "take":
+        return f"{_pretty(words[1])} is the only card you may take"
+    if verb == "pick":
+        return f"{_pretty(words[1])} is the only revealed card you may take [UTA-R51]"
+    if verb == "draw":
+        return f"you draw {words[1]}"
+    if verb == "pass":
+        return (f"no card may attack and the joker is used: you pass, turning {_pretty(words[1])} face down "
+                "for +1 energy [UTA-R44]")
+    if verb == "joker":
+        return "no card may attack and there is nothing to pass with: you play the joker [UTA-R45]"
+    if verb == "attack":
+        return f"{_pretty(words[1])} is the only card that may attack [UTA-R14]"
+    if verb == "block":
+        return f"you must block, and {_pretty(words[1])} is the only card that may [UTA-I20]"
+    if verb == "react":
+        return "you must react [UTA-R29, UTA-R30]"
+    return f"it is the only choice: {action}"
