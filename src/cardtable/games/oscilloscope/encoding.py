@@ -43,6 +43,7 @@ from typing import TYPE_CHECKING, Any
 
 from cardtable.core import Action
 from cardtable.core.actions import DECLINE, PASS
+from cardtable.core.encoding import layout_offsets
 
 from .actions import (
     ASSIGN,
@@ -134,13 +135,7 @@ def observation_layout(rules: OscilloscopeRules) -> tuple[tuple[str, int], ...]:
 
 @lru_cache(maxsize=16)
 def _offsets(rules: OscilloscopeRules) -> dict[str, int]:
-    out: dict[str, int] = {}
-    at = 0
-    for name, size in observation_layout(rules):
-        out[name] = at
-        at += size
-    out[""] = at
-    return out
+    return layout_offsets(observation_layout(rules))
 
 
 def observation_shape(rules: OscilloscopeRules) -> tuple[int, ...]:

@@ -49,6 +49,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from cardtable.core import Action
+from cardtable.core.encoding import layout_offsets
 
 from .actions import (
     Block,
@@ -204,13 +205,7 @@ def observation_layout(rules: UtahimeRules) -> tuple[tuple[str, int], ...]:
 
 @lru_cache(maxsize=16)
 def _offsets(rules: UtahimeRules) -> dict[str, int]:
-    out: dict[str, int] = {}
-    at = 0
-    for name, size in observation_layout(rules):
-        out[name] = at
-        at += size
-    out[""] = at
-    return out
+    return layout_offsets(observation_layout(rules))
 
 
 def observation_shape(rules: UtahimeRules) -> tuple[int, ...]:

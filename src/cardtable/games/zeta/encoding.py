@@ -36,6 +36,7 @@ from typing import TYPE_CHECKING, Any
 
 from cardtable.core import Action
 from cardtable.core.actions import DECLINE, PASS
+from cardtable.core.encoding import layout_offsets
 
 from .actions import DESTROY, KEEP, MULLIGAN, action_table
 from .board import FILES, geometry
@@ -96,13 +97,7 @@ def observation_layout(rules: ZetaRules) -> tuple[tuple[str, int], ...]:
 
 @lru_cache(maxsize=16)
 def _offsets(rules: ZetaRules) -> dict[str, int]:
-    out: dict[str, int] = {}
-    at = 0
-    for name, size in observation_layout(rules):
-        out[name] = at
-        at += size
-    out[""] = at
-    return out
+    return layout_offsets(observation_layout(rules))
 
 
 def observation_shape(rules: ZetaRules) -> tuple[int, ...]:
