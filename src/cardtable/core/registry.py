@@ -13,6 +13,7 @@ or call :func:`register` at run time.
 from __future__ import annotations
 
 import importlib
+import threading
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from importlib import metadata
@@ -47,6 +48,7 @@ class GameEntry:
 
 _ENTRIES: dict[str, GameEntry] = {}
 _BUILTIN_LOADED = False
+_LOADING = threading.Lock()
 
 
 def resolve(target: str) -> Any:
@@ -116,12 +118,16 @@ def describer(name: str) -> EventDescriber:
 
 
 def _load_builtin() -> None:
+    """Read the entry points once (thread-safe: a second thread waits until every game is there)."""
     global _BUILTIN_LOADED
     if _BUILTIN_LOADED:
         return
-    _BUILTIN_LOADED = True
-    for ep in metadata.entry_points(group=ENTRY_POINT_GROUP):
-        found = ep.load()
-        for item in (found if isinstance(found, (list, tuple)) else [found]):
-            if isinstance(item, GameEntry):
-                _ENTRIES.setdefault(item.name, item)
+    with _LOADING:
+        if _BUILTIN_LOADED:
+            return
+        for ep in metadata.entry_points(group=ENTRY_POINT_GROUP):
+            found = ep.load()
+            for item in (found if isinstance(found, (list, tuple)) else [found]):
+                if isinstance(item, GameEntry):
+                    _ENTRIES.setdefault(item.name, item)
+        _BUILTIN_LOADED = True

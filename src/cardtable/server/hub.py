@@ -1,0 +1,453 @@
+"""The live rooms of one server process: their tables, their sockets, their bots.
+
+A room is loaded (its table rebuilt from the store) while a socket watches it or a bot has to move,
+and dropped when neither holds. Everything that reads or changes a room's table holds the room's
+lock, so no socket ever sees an action before it is committed:
+
+1. check the action against the table (stale version, not your turn, illegal: refused, nothing changed);
+2. apply it, then store it in one commit (``Store.append_action``); if another process stored an action
+   at this version first (the unique constraint), reload the room from the store and refuse with
+   ``stale_version``;
+3. acknowledge it to its sender, then send every socket its own state (view, log, legal actions).
+
+Store calls and bot decisions run in worker threads and processes, never on the event loop. With
+PostgreSQL, a committed change in another process arrives as a notification and the room catches up
+from the store.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import Any
+
+from pydantic import BaseModel
+
+from cardtable.core import IllegalAction, InvalidAction
+from cardtable.core.registry import plain_describe_event
+from cardtable.store import Change, Listener, RoomInfo, SeatStatus, Store, StoreError, VersionConflict
+from cardtable.table import Table, TableError
+
+from .bots import BotRunner
+from .protocol import Accepted, CloseCode, ErrorCode, ErrorMsg, RoomMsg, StateMsg, Welcome
+from .rooms import Refusal, build_table, reseat, room_out
+
+log = logging.getLogger(__name__)
+
+
+class Connection:
+    """One socket: its seat (None: a spectator), its token's hash, how much of the log it has, its outbox."""
+
+    def __init__(self, seat: int | None, token_hash: str | None, *, queue_limit: int = 256) -> None:
+        self.seat = seat
+        self.token_hash = token_hash
+        self.cursor = 0
+        """How many events of the seat's log this socket has been sent."""
+        self.game_no = 0
+        self.outbox: asyncio.Queue[str | None] = asyncio.Queue()
+        self.queue_limit = queue_limit
+        self.close_code: CloseCode | None = None
+
+    def push(self, message: BaseModel) -> None:
+        """Queue a message (a client too slow to read its messages is disconnected)."""
+        if self.close_code is not None:
+            return
+        if self.outbox.qsize() >= self.queue_limit:
+            self.close(CloseCode.TOO_SLOW)
+            return
+        self.outbox.put_nowait(message.model_dump_json())
+
+    def close(self, code: CloseCode) -> None:
+        """Send what is queued, then close the socket with ``code``."""
+        if self.close_code is None:
+            self.close_code = code
+            self.outbox.put_nowait(None)
+
+
+class LiveRoom:
+    """A loaded room: its stored metadata, its table, its sockets, its lock and its bot."""
+
+    def __init__(self, info: RoomInfo, table: Table) -> None:
+        self.id = info.id
+        self.info = info
+        self.table = table
+        self.conns: set[Connection] = set()
+        self.lock = asyncio.Lock()
+        self.bot_task: asyncio.Task[None] | None = None
+        self.evicted = False
+
+    @property
+    def bot_due(self) -> bool:
+        """True when the game is on and a bot decides next."""
+        info, seat = self.info, self.table.current_seat
+        return (info.started and not self.table.is_over and seat is not None
+                and info.seats[seat].status is SeatStatus.BOT)
+
+
+def refusal_of(exc: Exception) -> Refusal:
+    """The refusal a client gets for an engine or table error (never the position summary)."""
+    if isinstance(exc, Refusal):
+        return exc
+    if isinstance(exc, TableError):
+        return Refusal(exc.code, str(exc), status=409)
+    if isinstance(exc, IllegalAction):
+        return Refusal(ErrorCode.ILLEGAL_ACTION, f"illegal action {str(exc.action)!r}: {exc.reason}", rule=exc.rule)
+    if isinstance(exc, InvalidAction):
+        return Refusal(ErrorCode.INVALID_ACTION, f"not an action of this game: {exc.reason}")
+    if isinstance(exc, StoreError):
+        return Refusal(exc.code, exc.message, status=409)
+    return Refusal(ErrorCode.INVALID_ACTION, "this action could not be read")
+
+
+class Hub:
+    """Every live room of this process."""
+
+    def __init__(self, store: Store, bots: BotRunner, *, queue_limit: int = 256, max_connections: int = 64) -> None:
+        self.store = store
+        self.bots = bots
+        self.queue_limit = queue_limit
+        self.max_connections = max_connections
+        self.rooms: dict[str, LiveRoom] = {}
+        self._loading: dict[str, asyncio.Future[LiveRoom]] = {}
+        self._tasks: set[asyncio.Task[Any]] = set()
+        self._listener: Listener | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self.stopping = False
+
+    # -- life ---------------------------------------------------------------------------------------
+    async def start(self) -> None:
+        """Listen for other processes' changes, and set the bots of unfinished games moving."""
+        self._loop = asyncio.get_running_loop()
+        self._listener = self.store.listen(self._on_change_threadsafe, self._on_reconnect_threadsafe)
+        if self._listener is not None:
+            await asyncio.to_thread(self._listener.ready.wait, 10.0)
+        for room_id in await asyncio.to_thread(self.store.rooms_to_resume):
+            self._spawn(self.wake(room_id))
+
+    async def stop(self) -> None:
+        """Stop the bots and the listener, and close every socket."""
+        self.stopping = True
+        if self._listener is not None:
+            await asyncio.to_thread(self._listener.stop)
+        for task in list(self._tasks):
+            task.cancel()
+        for live in list(self.rooms.values()):
+            if live.bot_task is not None:
+                live.bot_task.cancel()
+            for conn in live.conns:
+                conn.close(CloseCode.FULL)
+        await asyncio.gather(*self._tasks, *(r.bot_task for r in self.rooms.values() if r.bot_task),
+                             return_exceptions=True)
+
+    def _spawn(self, coro: Any) -> None:
+        task = asyncio.ensure_future(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._done)
+
+    def _done(self, task: asyncio.Task[Any]) -> None:
+        self._tasks.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            log.error("room task failed", exc_info=task.exception())
+
+    # -- loading ------------------------------------------------------------------------------------
+    async def live(self, room_id: str) -> LiveRoom:
+        """The loaded room (loading it from the store if needed); Refusal/StoreError if it cannot be."""
+        found = self.rooms.get(room_id)
+        if found is not None:
+            return found
+        pending = self._loading.get(room_id)
+        if pending is not None:
+            return await asyncio.shield(pending)
+        future: asyncio.Future[LiveRoom] = asyncio.get_running_loop().create_future()
+        self._loading[room_id] = future
+        try:
+            live = await self._load(room_id)
+        except BaseException as exc:
+            if isinstance(exc, asyncio.CancelledError):
+                future.cancel()
+            else:
+                future.set_exception(exc)
+                future.exception()  # retrieved: only waiters care
+            raise
+        finally:
+            self._loading.pop(room_id, None)
+        self.rooms[room_id] = live
+        future.set_result(live)
+        return live
+
+    async def _load(self, room_id: str) -> LiveRoom:
+        info, table = await asyncio.to_thread(self._read, room_id)
+        return LiveRoom(info, table)
+
+    def _read(self, room_id: str) -> tuple[RoomInfo, Table]:
+        info = self.store.room(room_id)
+        return info, build_table(info, self.store.actions(room_id, info.game_no))
+
+    def _maybe_evict(self, live: LiveRoom) -> None:
+        if not live.conns and not (live.bot_task is not None and not live.bot_task.done()) and not live.lock.locked():
+            live.evicted = True
+            if self.rooms.get(live.id) is live:
+                del self.rooms[live.id]
+
+    async def wake(self, room_id: str, info: RoomInfo | None = None) -> None:
+        """Load a room if a bot of it has to move, and set it moving (after a join, a rematch, a restart)."""
+        live = self.rooms.get(room_id)
+        if live is None:
+            if info is None:
+                info = await asyncio.to_thread(self.store.room, room_id)
+            seat = info.to_move
+            if not (info.started and not info.finished and seat is not None
+                    and info.seats[seat].status is SeatStatus.BOT):
+                return
+            live = await self.live(room_id)
+        self._kick(live)
+        self._maybe_evict(live)
+
+    # -- sockets ------------------------------------------------------------------------------------
+    async def attach(self, room_id: str, conn: Connection, since: int) -> LiveRoom:
+        """Add a socket to its room and send it the welcome and its state (log from event ``since``)."""
+        while True:
+            live = await self.live(room_id)
+            async with live.lock:
+                if live.evicted:
+                    continue
+                if len(live.conns) >= self.max_connections:
+                    raise Refusal(ErrorCode.ROOM_FULL, "this room has too many connections", status=409)
+                live.conns.add(conn)
+                conn.game_no = live.info.game_no
+                conn.cursor = since if 0 <= since <= live.table.event_count else 0
+                conn.push(Welcome(seat=conn.seat, room=room_out(live.info)))
+                conn.push(self._state(live, conn))
+            self._kick(live)
+            return live
+
+    async def detach(self, live: LiveRoom, conn: Connection) -> None:
+        """Remove a socket from its room (the room is dropped when nothing needs it)."""
+        live.conns.discard(conn)
+        self._maybe_evict(live)
+
+    async def resync(self, live: LiveRoom, conn: Connection, since: int) -> None:
+        """Send a socket its state again, with its log from event ``since``."""
+        async with live.lock:
+            conn.cursor = since if 0 <= since <= live.table.event_count else 0
+            conn.push(self._state(live, conn))
+
+    def _state(self, live: LiveRoom, conn: Connection, shared: dict[Any, Any] | None = None) -> StateMsg:
+        """The socket's state message; advances its log cursor. Call with the room's lock held.
+
+        ``shared`` caches what sockets of one broadcast have in common (a seat's view, its log from an
+        index, the labels, the outcome)."""
+        table, seat = live.table, conn.seat
+        cache: dict[Any, Any] = {} if shared is None else shared
+        if conn.game_no != live.info.game_no:
+            conn.game_no, conn.cursor = live.info.game_no, 0
+        start = conn.cursor
+        key = ("log", seat, start)
+        if key not in cache:
+            events = table.events(seat, start)
+            cache[key] = (events, _log_lines(table, seat, start, events))
+        events, words = cache[key]
+        conn.cursor = start + len(events)
+        if ("view", seat) not in cache:
+            cache["view", seat] = table.view(seat)
+        if "names" not in cache:
+            cache["names"] = list(table.names)
+            cache["outcome"] = table.outcome()
+            cache["to_move"] = table.current_seat
+        return StateMsg.model_construct(
+            type="state", game_no=live.info.game_no, version=table.version, seat=seat, started=live.info.started,
+            to_move=cache["to_move"], view=cache["view", seat], events_from=start, events=events, log=words,
+            legal=table.legal(seat) if live.info.started and seat == cache["to_move"] else [],
+            names=cache["names"], outcome=cache["outcome"])
+
+    def _broadcast(self, live: LiveRoom, room_changed: bool = False) -> None:
+        shared: dict[Any, Any] = {}
+        message = RoomMsg(room=room_out(live.info)) if room_changed else None
+        for conn in list(live.conns):
+            if message is not None:
+                conn.push(message)
+            conn.push(self._state(live, conn, shared))
+
+    # -- playing ------------------------------------------------------------------------------------
+    async def play(self, live: LiveRoom, seat: int, action: str, version: int, *,
+                   conn: Connection | None = None, ref: str | int | None = None) -> None:
+        """Play ``seat``'s action chosen at ``version``; acknowledged once committed. Refusal if refused."""
+        await asyncio.shield(self._play(live, seat, action, version, conn, ref))
+        self._kick(live)
+        self._maybe_evict(live)
+
+    async def _play(self, live: LiveRoom, seat: int, action: str, version: int, conn: Connection | None,
+                    ref: str | int | None, game_no: int | None = None) -> None:
+        async with live.lock:
+            if live.evicted or (game_no is not None and game_no != live.info.game_no):
+                raise Refusal(ErrorCode.STALE_VERSION, "the room has moved on; send the action again", status=409)
+            info, table = live.info, live.table
+            if not info.started and not table.is_over:
+                raise Refusal(ErrorCode.NOT_STARTED, "the game starts when every seat is filled", status=409)
+            try:
+                act = table.check(seat, action, version)
+            except (TableError, IllegalAction, InvalidAction) as exc:
+                raise refusal_of(exc) from None
+            except Exception:  # an engine bug on odd input must not take the room down
+                log.exception("checking %r in room %s failed", action, live.id)
+                raise Refusal(ErrorCode.INVALID_ACTION, "this action could not be read") from None
+            table.play(seat, act, version)
+            record = outcome = None
+            if table.is_over:
+                record, outcome = table.record().to_json(), table.outcome()
+            try:
+                await asyncio.to_thread(self.store.append_action, live.id, info.game_no, version, seat, str(act),
+                                        to_move=table.current_seat, record=record, outcome=outcome)
+            except VersionConflict:
+                await self._reload(live)
+                raise Refusal(ErrorCode.STALE_VERSION, "another action was accepted at this version first", status=409) from None
+            except Exception:
+                log.exception("storing an action of room %s failed", live.id)
+                await self._reload(live)
+                raise Refusal(ErrorCode.STORAGE_ERROR, "the action could not be stored; try again", status=503) from None
+            live.info = _moved(info, table)
+            if conn is not None:
+                conn.push(Accepted(version=table.version, action=str(act), ref=ref))
+            self._broadcast(live)
+
+    async def _reload(self, live: LiveRoom) -> None:
+        """Rebuild a room's table from the store (the lock is held); drop the room if even that fails."""
+        try:
+            info, table = await asyncio.to_thread(self._read, live.id)
+        except Exception:
+            log.exception("reloading room %s failed; dropping it", live.id)
+            live.evicted = True
+            self.rooms.pop(live.id, None)
+            for conn in live.conns:
+                conn.push(ErrorMsg(code=ErrorCode.STORAGE_ERROR, message="the room could not be reloaded; reconnect"))
+                conn.close(CloseCode.FULL)
+            return
+        changed = info.seats != live.info.seats or info.game_no != live.info.game_no
+        live.info, live.table = info, table
+        if changed:
+            await self._revoke(live)
+        self._broadcast(live, room_changed=changed)
+
+    async def refresh(self, room_id: str, info: RoomInfo | None = None) -> None:
+        """Catch a loaded room up with the store (after a join or leave here, or another process's change);
+        ``info``: the room as this process just stored it (else it is read)."""
+        live = self.rooms.get(room_id)
+        if live is None:
+            await self.wake(room_id, info)
+            return
+        async with live.lock:
+            if live.evicted:
+                return
+            try:
+                if info is None or info.game_no != live.info.game_no or info.version != live.table.version:
+                    info = await asyncio.to_thread(self.store.room, room_id)
+            except Exception:
+                log.exception("refreshing room %s failed", room_id)
+                return
+            table = live.table
+            if info.game_no != live.info.game_no or info.version < table.version:
+                await self._reload(live)
+            else:
+                try:
+                    if info.version > table.version:
+                        for a in await asyncio.to_thread(self.store.actions, room_id, info.game_no, table.version):
+                            table.play(a.seat, a.action, a.version)
+                except Exception:
+                    log.warning("room %s did not catch up action by action; reloading", room_id, exc_info=True)
+                    await self._reload(live)
+                    return
+                seats_changed = info.seats != live.info.seats
+                if seats_changed:
+                    live.table = reseat(table, info)
+                live.info = info
+                if seats_changed:
+                    await self._revoke(live)
+                self._broadcast(live, room_changed=seats_changed)
+        self._kick(live)
+        self._maybe_evict(live)
+
+    async def _revoke(self, live: LiveRoom) -> None:
+        """Close the sockets whose seat token was revoked (their person left, here or elsewhere)."""
+        holders = await asyncio.to_thread(self.store.token_hashes, live.id)
+        for conn in list(live.conns):
+            if conn.seat is not None and holders.get(conn.seat) != conn.token_hash:
+                conn.push(ErrorMsg(code=ErrorCode.REVOKED, message="this seat was left; its token is no longer valid"))
+                conn.close(CloseCode.REVOKED)
+                live.conns.discard(conn)
+
+    # -- bots ---------------------------------------------------------------------------------------
+    def _kick(self, live: LiveRoom) -> None:
+        if self.stopping or live.evicted or not live.bot_due:
+            return
+        if live.bot_task is None or live.bot_task.done():
+            live.bot_task = asyncio.ensure_future(self._bot_loop(live))
+
+    async def _bot_loop(self, live: LiveRoom) -> None:
+        failures = 0
+        while not self.stopping and not live.evicted:
+            async with live.lock:
+                if not live.bot_due:
+                    break
+                table = live.table
+                seat = table.current_seat
+                assert seat is not None
+                spec = live.info.seats[seat].spec
+                snapshot = table.state.clone()
+                game_no = live.info.game_no
+            decision = await self.bots.decide(live.info.game, live.info.rules, spec, snapshot)
+            try:
+                await asyncio.shield(self._play(live, decision.seat, decision.action, decision.version, None, None,
+                                                game_no))
+                failures = 0
+            except Refusal as refused:
+                if refused.code in (ErrorCode.STALE_VERSION, ErrorCode.NOT_YOUR_TURN, ErrorCode.GAME_OVER,
+                                    ErrorCode.NOT_STARTED):
+                    continue
+                failures += 1
+                log.warning("the bot of room %s was refused (%s: %s)", live.id, refused.code, refused.message)
+                await asyncio.sleep(min(30.0, 0.5 * 2 ** failures))
+        live.bot_task = None
+        self._maybe_evict(live)
+
+    # -- other processes ----------------------------------------------------------------------------
+    def _on_change_threadsafe(self, change: Change) -> None:
+        if self._loop is not None:
+            self._loop.call_soon_threadsafe(self._on_change, change)
+
+    def _on_change(self, change: Change) -> None:
+        if change.room_id in self.rooms:
+            self._spawn(self.refresh(change.room_id))
+        elif change.kind in ("seats", "game", "room"):
+            self._spawn(self.wake(change.room_id))
+
+    def _on_reconnect_threadsafe(self) -> None:
+        if self._loop is not None:
+            self._loop.call_soon_threadsafe(self._refresh_all)
+
+    def _refresh_all(self) -> None:
+        for room_id in list(self.rooms):
+            self._spawn(self.refresh(room_id))
+
+
+def _log_lines(table: Table, seat: int | None, start: int, events: list[dict[str, Any]]) -> list[str]:
+    """The events in words (``Table.log_lines``); plain words if the game's describer fails."""
+    game = table.game.name
+    if game not in _PLAIN_WORDS:
+        try:
+            return table.log_lines(seat, start)
+        except Exception:
+            log.warning("the %s event describer failed; using plain words", game, exc_info=True)
+            _PLAIN_WORDS.add(game)
+    names = table.names
+    return [plain_describe_event(e, names) for e in events]
+
+
+_PLAIN_WORDS: set[str] = set()
+"""Games whose describer failed once (they get plain words until the server restarts)."""
+
+
+def _moved(info: RoomInfo, table: Table) -> RoomInfo:
+    from dataclasses import replace
+
+    return replace(info, version=table.version, to_move=table.current_seat, finished=table.is_over)
+

@@ -1,0 +1,396 @@
+"""Every message of the server's protocol as a pydantic model: HTTP bodies and websocket messages.
+
+A client never receives anything that is not from a seat's view, its event log, its legal actions,
+the seat labels, the outcome, or room metadata (game, rules, setup, seats, status). Tokens are
+returned once, by ``join``; seeds and RNG states never leave the server.
+
+>>> ClientMessage.validate_json('{"type": "action", "action": "pass", "version": 3}')
+ActionMsg(type='action', action='pass', version=3, seat=None, ref=None)
+>>> StateMsg.model_fields["legal"].description
+"The seat's legal actions (empty unless it decides now and the game has started)."
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from enum import Enum, StrEnum
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+
+from cardtable.store import LeavePolicy, SeatStatus
+from cardtable.table import NAME_LIMIT
+
+SPEC_MAX = 200
+"""The longest agent spec a client may send."""
+TOKEN_MAX = 128
+"""The longest token or invite code a client may send (the server's own are 43 and 16 characters)."""
+ACTION_MAX = 500
+"""The longest action string a client may send."""
+MAX_SEATS = 8
+"""The most seats a room may have."""
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class ErrorCode(StrEnum):
+    """Every ``code`` of a refusal (HTTP ``error.code``, websocket ``error`` messages)."""
+
+    BAD_REQUEST = "bad_request"
+    NOT_FOUND = "not_found"
+    METHOD_NOT_ALLOWED = "method_not_allowed"
+    HTTP_ERROR = "http_error"
+    TOO_LARGE = "too_large"
+    UNAVAILABLE = "unavailable"
+    UNKNOWN_GAME = "unknown_game"
+    BAD_RULES = "bad_rules"
+    BAD_SETUP = "bad_setup"
+    BAD_SEATS = "bad_seats"
+    BAD_AGENT = "bad_agent"
+    BAD_TITLE = "bad_title"
+    BAD_NAME = "bad_name"
+    BAD_TOKEN = "bad_token"
+    NO_ACCESS = "no_access"
+    NO_SUCH_ROOM = "no_such_room"
+    SEAT_TAKEN = "seat_taken"
+    GAME_OVER = "game_over"
+    NOT_FINISHED = "not_finished"
+    STALE_VERSION = "stale_version"
+    CANNOT_RESUME = "cannot_resume"
+    STORE_ERROR = "store_error"
+    STORAGE_ERROR = "storage_error"
+    BAD_JSON = "bad_json"
+    BAD_MESSAGE = "bad_message"
+    HELLO_TIMEOUT = "hello_timeout"
+    ROOM_FULL = "room_full"
+    NOT_STARTED = "not_started"
+    NOT_YOUR_TURN = "not_your_turn"
+    NO_SUCH_SEAT = "no_such_seat"
+    WRONG_SEAT = "wrong_seat"
+    SPECTATOR = "spectator"
+    ILLEGAL_ACTION = "illegal_action"
+    INVALID_ACTION = "invalid_action"
+    REVOKED = "revoked"
+    INTERNAL_ERROR = "internal_error"
+
+
+class RoomStatus(Enum):
+    """Where a room's current game stands."""
+
+    WAITING = "waiting"
+    """Some seat is open and play has not started (it starts when every seat is filled)."""
+    PLAYING = "playing"
+    """Play has started (a seat that reopens later only pauses the game on its turn)."""
+    FINISHED = "finished"
+    """The game is over; its record can be downloaded, and a seated person may start a rematch."""
+
+
+class SeatKindIn(Enum):
+    """What a room's creator puts in a seat."""
+
+    OPEN = "open"
+    BOT = "bot"
+
+
+# -- HTTP bodies -------------------------------------------------------------------------------------
+class SeatIn(_Strict):
+    """One seat of a new room: open for a person, or a bot with an agent spec (``normal``, ``ismcts:hard``)."""
+
+    kind: SeatKindIn = SeatKindIn.OPEN
+    spec: str | None = Field(None, max_length=SPEC_MAX, description="The agent spec of a bot seat (default: normal).")
+
+
+class CreateRoom(_Strict):
+    """A new room: the game, its rule flags and setup, the seats, privacy and what a left seat becomes."""
+
+    game: str = Field(max_length=32, description="A game name from GET /api/games.")
+    rules: dict[str, bool | int | str] = Field(default_factory=dict, max_length=64,
+                                               description="Rule flags that differ from the defaults.")
+    setup: dict[str, Any] = Field(default_factory=dict, max_length=16,
+                                  description="The game's setup options (Zeta: decks; Oscilloscope: players; "
+                                              "Utahime: option sets).")
+    seats: list[SeatIn] | None = Field(None, min_length=1, max_length=MAX_SEATS,
+                                       description="One entry per seat (default: every seat open).")
+    private: bool = Field(False, description="A private room is not listed and needs its invite code.")
+    on_leave: LeavePolicy = Field(LeavePolicy.REOPEN, description="What a seat becomes when its person leaves.")
+    leave_bot: str = Field("normal", max_length=SPEC_MAX, description="The agent that takes a left seat over.")
+    title: str = Field("", max_length=64)
+
+
+class JoinIn(_Strict):
+    """Take a seat: a name, which seat (default: the first open one), the invite code of a private room."""
+
+    name: str = Field(min_length=1, max_length=64, description=f"At most {NAME_LIMIT} characters once spaces "
+                                                               "are squeezed; no control characters.")
+    seat: int | None = Field(None, ge=0, lt=MAX_SEATS)
+    invite: str | None = Field(None, max_length=TOKEN_MAX)
+
+
+class SeatOut(BaseModel):
+    """One seat of a room as every client sees it (never its token)."""
+
+    seat: int
+    label: str = Field(description="What every screen calls the seat: P1 Alice, P2 (normal), ...")
+    name: str
+    status: SeatStatus
+    spec: str = Field(description="human, or the agent spec of a bot seat.")
+
+
+class RoomOut(BaseModel):
+    """A room's metadata: its game, rules, setup, seats and where its current game stands."""
+
+    id: str
+    game: str
+    title: str
+    rules: dict[str, Any]
+    setup: dict[str, Any]
+    private: bool
+    on_leave: LeavePolicy
+    leave_bot: str
+    status: RoomStatus
+    game_no: int = Field(description="The number of the room's current game (rematches count up).")
+    version: int = Field(description="How many actions the current game has.")
+    to_move: int | None = Field(description="The seat that decides next (null once over).")
+    seats: list[SeatOut]
+    created_at: datetime
+    updated_at: datetime
+
+
+class RoomList(BaseModel):
+    """Rooms, most recently active first."""
+
+    rooms: list[RoomOut]
+
+
+class Created(BaseModel):
+    """A new room, and the invite code of a private one (returned only here, stored only as a hash)."""
+
+    room: RoomOut
+    invite: str | None
+
+
+class Joined(BaseModel):
+    """The seat token (returned only here, stored only as a hash: keep it to come back), the seat, the room."""
+
+    token: str
+    seat: int
+    room: RoomOut
+
+
+class Left(BaseModel):
+    """The seat that was left (its token is revoked) and the room after it."""
+
+    seat: int
+    room: RoomOut
+
+
+class Me(BaseModel):
+    """The seat a token holds."""
+
+    seat: int
+    name: str
+    room: RoomOut
+
+
+class GameOut(BaseModel):
+    """One game of a room's history."""
+
+    game_no: int
+    version: int
+    status: RoomStatus
+    finished_at: datetime | None
+    outcome: dict[str, Any] | None
+    record_url: str | None = Field(description="Where its record downloads (finished games only).")
+
+
+class History(BaseModel):
+    """Every game played in a room."""
+
+    room: str
+    games: list[GameOut]
+
+
+class FlagOut(BaseModel):
+    """One rule flag of a game."""
+
+    name: str
+    kind: str
+    default: bool | int | str
+    choices: list[bool | int | str] | None
+    ledger: str
+    doc: str
+
+
+class GameInfo(BaseModel):
+    """A game a room can be made for."""
+
+    name: str
+    title: str
+    min_players: int
+    max_players: int
+    flags: list[FlagOut]
+    setup_example: dict[str, Any] = Field(description="A setup that works, to start from.")
+
+
+class AgentsOut(BaseModel):
+    """The agent specs a bot seat may take, and the server's time cap per bot move."""
+
+    specs: dict[str, str]
+    difficulties: dict[str, str]
+    seconds_cap: float
+
+
+class Catalog(BaseModel):
+    """The games and agents of this server."""
+
+    games: list[GameInfo]
+    agents: AgentsOut
+
+
+class Health(BaseModel):
+    """The server is up and its database answers."""
+
+    status: Literal["ok"]
+    database: str
+
+
+class ErrorDetail(BaseModel):
+    """What was refused and why: ``code`` is stable, ``message`` is for people, ``rule`` a rulebook id."""
+
+    code: str
+    message: str
+    rule: str | None = None
+
+
+class ErrorBody(BaseModel):
+    """The body of every refusal."""
+
+    error: ErrorDetail
+
+
+# -- websocket: client to server ---------------------------------------------------------------------
+class Hello(_Strict):
+    """The first message on a socket: a seat token (to play), or none (to spectate); a private room's
+    invite code when spectating; the number of log events the client already has."""
+
+    type: Literal["hello"]
+    token: str | None = Field(None, max_length=TOKEN_MAX)
+    invite: str | None = Field(None, max_length=TOKEN_MAX)
+    since: int = Field(0, ge=0)
+
+
+class ActionMsg(_Strict):
+    """Play an action (its canonical string) chosen at ``version``; ``ref`` comes back in the answer."""
+
+    type: Literal["action"]
+    action: str = Field(max_length=ACTION_MAX)
+    version: int = Field(ge=0)
+    seat: int | None = Field(None, description="If given, must be the connection's own seat.")
+    ref: str | int | None = Field(None, description="Any short value, echoed in accepted/error.")
+
+
+class SyncMsg(_Strict):
+    """Send the state again, with the log from event ``since``."""
+
+    type: Literal["sync"]
+    since: int = Field(0, ge=0)
+
+
+class PingMsg(_Strict):
+    """Keep the socket alive; the server answers pong."""
+
+    type: Literal["ping"]
+
+
+ClientMessage: TypeAdapter[Hello | ActionMsg | SyncMsg | PingMsg] = TypeAdapter(
+    Annotated[Hello | ActionMsg | SyncMsg | PingMsg, Field(discriminator="type")])
+"""Any message a client sends."""
+
+
+# -- websocket: server to client ---------------------------------------------------------------------
+class Welcome(BaseModel):
+    """The answer to hello: the seat this socket plays (null: a spectator) and the room."""
+
+    type: Literal["welcome"] = "welcome"
+    seat: int | None
+    room: RoomOut
+
+
+class StateMsg(BaseModel):
+    """What this socket's seat may know now: its view, its log since the last state, its legal actions."""
+
+    type: Literal["state"] = "state"
+    game_no: int
+    version: int = Field(description="Send it with the next action.")
+    seat: int | None
+    started: bool
+    to_move: int | None
+    view: dict[str, Any] = Field(description="table.view(seat): the game's view for this seat (null seat: spectators).")
+    events_from: int = Field(description="The index of the first event below in the seat's log.")
+    events: list[dict[str, Any]] = Field(description="The seat's log events from events_from on.")
+    log: list[str] = Field(description="The same events in words.")
+    legal: list[str] = Field(description="The seat's legal actions (empty unless it decides now and the game has started).")
+    names: list[str]
+    outcome: dict[str, Any] | None
+
+
+class Accepted(BaseModel):
+    """This socket's action is stored (committed): the version after it."""
+
+    type: Literal["accepted"] = "accepted"
+    version: int
+    action: str
+    ref: str | int | None = None
+
+
+class ErrorMsg(BaseModel):
+    """A refusal, to the socket that caused it only; the room is unchanged."""
+
+    type: Literal["error"] = "error"
+    code: str
+    message: str
+    rule: str | None = None
+    ref: str | int | None = None
+
+
+class RoomMsg(BaseModel):
+    """The room's metadata changed (a seat was joined or left, a rematch began)."""
+
+    type: Literal["room"] = "room"
+    room: RoomOut
+
+
+class Pong(BaseModel):
+    """The answer to ping."""
+
+    type: Literal["pong"] = "pong"
+
+
+ServerMessage: TypeAdapter[Welcome | StateMsg | Accepted | ErrorMsg | RoomMsg | Pong] = TypeAdapter(
+    Annotated[Welcome | StateMsg | Accepted | ErrorMsg | RoomMsg | Pong, Field(discriminator="type")])
+"""Any message the server sends."""
+
+
+class CloseCode(Enum):
+    """The close codes the server ends a socket with."""
+
+    BAD_HELLO = 4400
+    """The first message was not a valid hello."""
+    BAD_TOKEN = 4401
+    """The token holds no seat of this room."""
+    NO_ACCESS = 4403
+    """A private room, without its invite code."""
+    NO_SUCH_ROOM = 4404
+    """There is no such room."""
+    HELLO_TIMEOUT = 4408
+    """No hello in time."""
+    REVOKED = 4409
+    """The seat was left (the token is revoked)."""
+    TOO_SLOW = 4429
+    """The client did not read its messages fast enough."""
+    FULL = 4503
+    """The room has too many connections, or the server is stopping."""
+    INTERNAL = 1011
+    """The server failed (a bug: reconnect)."""

@@ -1,0 +1,209 @@
+"""Rooms between the store and the table: checking a new room, the table of a stored room, room metadata.
+
+A stored room is a game's rules, setup and seed plus its accepted actions; its table is rebuilt by
+replaying them (``Table.resume``), so a server that restarts continues every game where the last
+acknowledged action left it.
+
+>>> from cardtable.server.protocol import CreateRoom, SeatIn, SeatKindIn
+>>> plan = plan_room(CreateRoom(game="zeta", seats=[SeatIn(), SeatIn(kind=SeatKindIn.BOT, spec="random")]))
+>>> [status.value for status, _ in plan.seats], plan.num_players
+(['open', 'bot'], 2)
+>>> plan_room(CreateRoom(game="chess"))
+Traceback (most recent call last):
+...
+cardtable.server.rooms.Refusal: unknown game 'chess'; choose one of: oscilloscope, utahime, zeta
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from cardtable.agents import AgentSpecError, make_agent
+from cardtable.core import Record, game_class, game_names, load_game
+from cardtable.core.rng import fresh_seed
+from cardtable.store import GameSummary, LeavePolicy, RoomInfo, SeatStatus, StoredAction
+from cardtable.table import HUMAN, Seat, Table, UndoPolicy, check_name
+
+from .protocol import CreateRoom, ErrorCode, GameOut, RoomOut, RoomStatus, SeatKindIn, SeatOut
+
+OPEN_NAME = "(open)"
+"""The name an open seat goes by at the table (so its label reads ``P2 (open)``)."""
+
+RECORD_TOOL = "cardtable serve"
+
+
+class Refusal(Exception):
+    """A request the server refuses: a stable ``code``, a message for people, and a rule id if the engine gave one."""
+
+    def __init__(self, code: ErrorCode | str, message: str, rule: str | None = None, status: int = 400) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.rule = rule
+        self.status = status
+
+
+@dataclass(frozen=True)
+class RoomPlan:
+    """A checked new room: rules, normalized setup, seats, the first game's seed and who moves first."""
+
+    game: str
+    title: str
+    rules: dict[str, Any]
+    rules_version: int
+    setup: dict[str, Any]
+    seats: list[tuple[SeatStatus, str]]
+    seed: int
+    to_move: int | None
+    leave_bot: str
+
+    @property
+    def num_players(self) -> int:
+        """How many seats the room has."""
+        return len(self.seats)
+
+
+def check_title(title: str) -> str:
+    """A room title, stripped; Refusal if it holds control characters (it may be empty)."""
+    text = " ".join(title.split())
+    if any(not ch.isprintable() for ch in text):
+        raise Refusal(ErrorCode.BAD_TITLE, "a title must not hold control characters")
+    return text
+
+
+def check_person_name(name: str) -> str:
+    """A person's seat name (``check_name``), never the open-seat placeholder; Refusal if bad."""
+    try:
+        text = check_name(name)
+    except ValueError as exc:
+        raise Refusal(ErrorCode.BAD_NAME, str(exc)) from None
+    if text.casefold() == OPEN_NAME.casefold():
+        raise Refusal(ErrorCode.BAD_NAME, f"{OPEN_NAME} is what an open seat is called; choose another name")
+    return text
+
+
+def check_bot(spec: str, game_name: str, rules: dict[str, Any]) -> str:
+    """An agent spec that builds an agent for the game, stripped; Refusal naming the valid specs if not."""
+    text = spec.strip()
+    if not text or text == HUMAN:
+        raise Refusal(ErrorCode.BAD_AGENT, "a bot seat needs an agent spec such as normal, hard or ismcts:iterations=500")
+    if any(not ch.isprintable() for ch in text):
+        raise Refusal(ErrorCode.BAD_AGENT, "an agent spec must not hold control characters")
+    try:
+        make_agent(text, load_game(game_name, **rules))
+    except (AgentSpecError, ValueError) as exc:
+        raise Refusal(ErrorCode.BAD_AGENT, str(exc)) from None
+    return text
+
+
+def plan_room(body: CreateRoom) -> RoomPlan:
+    """Check a new room against the game (rules, setup, seats, agents); Refusal saying what is wrong."""
+    if body.game not in game_names():
+        raise Refusal(ErrorCode.UNKNOWN_GAME, f"unknown game {body.game!r}; choose one of: {', '.join(game_names())}")
+    try:
+        game = load_game(body.game, **body.rules)
+    except (ValueError, TypeError) as exc:
+        raise Refusal(ErrorCode.BAD_RULES, str(exc)) from None
+    rules = game.rules.flags()
+    try:
+        setup = game.normalize_setup(dict(body.setup))
+        players = game.num_players_for(setup)
+    except Exception as exc:  # the setup is arbitrary client JSON; the engine says what is wrong with it
+        raise Refusal(ErrorCode.BAD_SETUP, str(exc) or type(exc).__name__) from None
+    specs = body.seats if body.seats is not None else []
+    if body.seats is not None and len(specs) != players:
+        raise Refusal(ErrorCode.BAD_SEATS, f"this setup of {body.game} has {players} seat(s), but {len(specs)} were given")
+    seats: list[tuple[SeatStatus, str]] = []
+    for i in range(players):
+        seat = specs[i] if i < len(specs) else None
+        if seat is None or seat.kind is SeatKindIn.OPEN:
+            if seat is not None and seat.spec:
+                raise Refusal(ErrorCode.BAD_SEATS, f"seat {i} is open: an open seat takes no agent spec")
+            seats.append((SeatStatus.OPEN, HUMAN))
+        else:
+            seats.append((SeatStatus.BOT, check_bot(seat.spec or "normal", body.game, rules)))
+    leave_bot = check_bot(body.leave_bot, body.game, rules) if body.on_leave is LeavePolicy.BOT else body.leave_bot.strip()
+    if any(not ch.isprintable() for ch in leave_bot):
+        raise Refusal(ErrorCode.BAD_AGENT, "an agent spec must not hold control characters")
+    seed = fresh_seed()
+    try:
+        state = game.new_game(seed=seed, **setup)
+    except Exception as exc:
+        raise Refusal(ErrorCode.BAD_SETUP, str(exc) or type(exc).__name__) from None
+    return RoomPlan(body.game, check_title(body.title), rules, game.rules.rules_version, state.setup, seats, seed,
+                    state.current_player, leave_bot)
+
+
+def first_player(info: RoomInfo, seed: int) -> int | None:
+    """Who moves first in a new game of the room with ``seed`` (for a rematch)."""
+    return load_game(info.game, **info.rules).new_game(seed=seed, **info.setup).current_player
+
+
+def table_seats(info: RoomInfo) -> list[Seat]:
+    """The table's seats of a stored room: people by name, bots by spec, open seats as ``(open)``."""
+    return [Seat(s.seat, s.spec if s.status is SeatStatus.BOT else HUMAN,
+                 OPEN_NAME if s.status is SeatStatus.OPEN else s.name) for s in info.seats]
+
+
+def build_table(info: RoomInfo, actions: list[StoredAction]) -> Table:
+    """The table of a stored room's current game, its actions replayed (Refusal ``cannot_resume`` if they do not)."""
+    if [a.version for a in actions] != list(range(len(actions))):
+        raise Refusal(ErrorCode.CANNOT_RESUME, "the stored actions of this room are not contiguous", status=409)
+    record = Record(game=info.game, rules_version=info.rules_version, rules=dict(info.rules), seed=info.seed,
+                    setup=dict(info.setup), actions=[a.action for a in actions],
+                    players=[s.spec if s.status is SeatStatus.BOT else HUMAN for s in info.seats],
+                    meta={"tool": RECORD_TOOL, "room": info.id, "game_no": info.game_no, "title": info.title})
+    try:
+        return Table.resume(record, table_seats(info), undo=UndoPolicy.NEVER)
+    except ValueError as exc:
+        raise Refusal(ErrorCode.CANNOT_RESUME, f"this room's game cannot be resumed: {exc}", status=409) from None
+
+
+def reseat(table: Table, info: RoomInfo) -> Table:
+    """The same game at a table with the room's current seats (after a join or a leave)."""
+    return Table(table.state, table_seats(info), undo=UndoPolicy.NEVER, meta=table.meta)
+
+
+def status_of(info: RoomInfo) -> RoomStatus:
+    """Waiting, playing or finished."""
+    if info.finished:
+        return RoomStatus.FINISHED
+    return RoomStatus.PLAYING if info.started else RoomStatus.WAITING
+
+
+def room_out(info: RoomInfo) -> RoomOut:
+    """The metadata every client may see (never the seed, the invite hash or a token hash)."""
+    seats = table_seats(info)
+    humans = sum(1 for s in seats if s.is_human)
+    return RoomOut(
+        id=info.id, game=info.game, title=info.title, rules=info.rules, setup=info.setup, private=info.private,
+        on_leave=info.on_leave, leave_bot=info.leave_bot, status=status_of(info), game_no=info.game_no,
+        version=info.version, to_move=info.to_move,
+        seats=[SeatOut(seat=s.seat, label=seats[s.seat].label(humans), name=s.name, status=s.status, spec=s.spec)
+               for s in info.seats],
+        created_at=info.created_at, updated_at=info.updated_at)
+
+
+def game_out(room_id: str, game: GameSummary) -> GameOut:
+    """One game of a room's history, with the address of its record once finished."""
+    status = (RoomStatus.FINISHED if game.finished_at is not None else
+              RoomStatus.PLAYING if game.started else RoomStatus.WAITING)
+    return GameOut(game_no=game.game_no, version=game.version, status=status, finished_at=game.finished_at,
+                   outcome=game.outcome,
+                   record_url=f"/api/rooms/{room_id}/records/{game.game_no}" if game.finished_at is not None else None)
+
+
+def setup_example(name: str) -> dict[str, Any]:
+    """A setup of game ``name`` that works, for the lobby to start from: the first of the game's
+    conformance cases under default rules, a two-player one if there is one."""
+    cls = game_class(name)
+    cases = [dict(setup) for flags, setup in cls.conformance_cases() if not flags] or [{}]
+    game = load_game(name)
+    for setup in cases:
+        try:
+            if game.num_players_for(game.normalize_setup(setup)) == 2:
+                return setup
+        except ValueError:
+            continue
+    return cases[0]

@@ -1,0 +1,213 @@
+"""The tables of the server's database: rooms, their seats, the games played in them, every accepted
+action (append-only), the finished records, and a generic pair for the lab's runs.
+
+The schema is created and changed only by the Alembic migrations in ``cardtable/store/migrations``
+(applied when a store opens); these classes describe the same schema for queries, and a test proves
+the two agree.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from enum import Enum
+from typing import Any
+
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    Boolean,
+    DateTime,
+    ForeignKey,
+    ForeignKeyConstraint,
+    Index,
+    Integer,
+    MetaData,
+    String,
+    Text,
+    UniqueConstraint,
+)
+from sqlalchemy import Enum as SAEnum
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+NAMING = {
+    "ix": "ix_%(column_0_label)s",
+    "uq": "uq_%(table_name)s_%(column_0_name)s",
+    "ck": "ck_%(table_name)s_%(constraint_name)s",
+    "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+    "pk": "pk_%(table_name)s",
+}
+"""Constraint names, fixed so that migrations can refer to them on every database."""
+
+ID_LENGTH = 24
+SPEC_LENGTH = 200
+NAME_LENGTH = 64
+HASH_LENGTH = 64
+TITLE_LENGTH = 64
+
+
+def utcnow() -> datetime:
+    """The current time, timezone-aware UTC (every timestamp the store writes)."""
+    return datetime.now(UTC)
+
+
+class SeatStatus(Enum):
+    """Who holds a seat of a room."""
+
+    OPEN = "open"
+    """Nobody yet: a person may join it."""
+    BOT = "bot"
+    """An agent plays it (its spec is the seat's ``spec``)."""
+    TAKEN = "taken"
+    """A person holds it with a seat token."""
+
+
+class LeavePolicy(Enum):
+    """What happens to a seat whose person leaves the room."""
+
+    REOPEN = "reopen"
+    """The seat opens again for somebody else to join."""
+    BOT = "bot"
+    """The room's ``leave_bot`` agent takes the seat over."""
+
+
+def _enum(kind: type[Enum], name: str) -> SAEnum:
+    return SAEnum(kind, name=name, native_enum=False, create_constraint=True, length=16,
+                  values_callable=lambda members: [m.value for m in members], validate_strings=True)
+
+
+class Base(DeclarativeBase):
+    """The declarative base of the store's tables."""
+
+    metadata = MetaData(naming_convention=NAMING)
+    type_annotation_map = {dict[str, Any]: JSON}
+
+
+class RoomRow(Base):
+    """A room: one game's rules and setup, its privacy, and what happens when a person leaves."""
+
+    __tablename__ = "rooms"
+
+    id: Mapped[str] = mapped_column(String(ID_LENGTH), primary_key=True)
+    game: Mapped[str] = mapped_column(String(32))
+    title: Mapped[str] = mapped_column(String(TITLE_LENGTH), default="")
+    rules: Mapped[dict[str, Any]] = mapped_column(JSON)
+    """Every rule flag and its value."""
+    rules_version: Mapped[int] = mapped_column(Integer)
+    setup: Mapped[dict[str, Any]] = mapped_column(JSON)
+    """The normalized setup (``Game.normalize_setup``)."""
+    private: Mapped[bool] = mapped_column(Boolean, default=False)
+    invite_hash: Mapped[str | None] = mapped_column(String(HASH_LENGTH), nullable=True)
+    """SHA-256 of the invite code of a private room (the code itself is never stored)."""
+    on_leave: Mapped[LeavePolicy] = mapped_column(_enum(LeavePolicy, "leave_policy"))
+    leave_bot: Mapped[str] = mapped_column(String(SPEC_LENGTH), default="")
+    """The agent spec that takes a left seat over (with ``on_leave=bot``)."""
+    game_no: Mapped[int] = mapped_column(Integer, default=1)
+    """The number of the room's current game (1, then 2 after a rematch, ...)."""
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+    __table_args__ = (Index("ix_rooms_private_updated", "private", "updated_at"),)
+
+
+class SeatRow(Base):
+    """One seat of a room: open, a bot's (with its spec) or taken by a person (with the token's hash)."""
+
+    __tablename__ = "seats"
+
+    room_id: Mapped[str] = mapped_column(String(ID_LENGTH), ForeignKey("rooms.id", ondelete="CASCADE"),
+                                         primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    status: Mapped[SeatStatus] = mapped_column(_enum(SeatStatus, "seat_status"))
+    spec: Mapped[str] = mapped_column(String(SPEC_LENGTH))
+    """``human``, or the agent spec of a bot seat."""
+    name: Mapped[str] = mapped_column(String(NAME_LENGTH), default="")
+    token_hash: Mapped[str | None] = mapped_column(String(HASH_LENGTH), nullable=True, unique=True)
+    """SHA-256 of the seat token (NULL unless a person holds the seat; cleared when they leave)."""
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class GameRow(Base):
+    """One game played in a room: its seed (never sent to a client) and where it stands."""
+
+    __tablename__ = "games"
+
+    room_id: Mapped[str] = mapped_column(String(ID_LENGTH), ForeignKey("rooms.id", ondelete="CASCADE"),
+                                         primary_key=True)
+    game_no: Mapped[int] = mapped_column(Integer, primary_key=True)
+    seed: Mapped[int] = mapped_column(BigInteger)
+    version: Mapped[int] = mapped_column(Integer, default=0)
+    """How many actions have been accepted (the count of its ``actions`` rows)."""
+    to_move: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    """The seat that decides next (NULL once over)."""
+    started_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    """When every seat was first filled (play starts then)."""
+    finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class ActionRow(Base):
+    """One accepted action: append-only; ``version`` is its index in the game's history."""
+
+    __tablename__ = "actions"
+
+    id: Mapped[int] = mapped_column(BigInteger().with_variant(Integer, "sqlite"), primary_key=True,
+                                    autoincrement=True)
+    room_id: Mapped[str] = mapped_column(String(ID_LENGTH))
+    game_no: Mapped[int] = mapped_column(Integer)
+    version: Mapped[int] = mapped_column(Integer)
+    seat: Mapped[int] = mapped_column(Integer)
+    action: Mapped[str] = mapped_column(Text)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+    __table_args__ = (
+        UniqueConstraint("room_id", "game_no", "version", name="uq_actions_room_game_version"),
+        ForeignKeyConstraint(["room_id", "game_no"], ["games.room_id", "games.game_no"], ondelete="CASCADE",
+                             name="fk_actions_game"),
+    )
+
+
+class RecordRow(Base):
+    """The record of a finished game (``Table.record().to_json()``, what ``cardtable replay`` reads)."""
+
+    __tablename__ = "records"
+
+    room_id: Mapped[str] = mapped_column(String(ID_LENGTH), primary_key=True)
+    game_no: Mapped[int] = mapped_column(Integer, primary_key=True)
+    record: Mapped[dict[str, Any]] = mapped_column(JSON)
+    outcome: Mapped[dict[str, Any]] = mapped_column(JSON)
+    """``Table.outcome()``: the outcome with the winners' labels."""
+    finished_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+    __table_args__ = (
+        ForeignKeyConstraint(["room_id", "game_no"], ["games.room_id", "games.game_no"], ondelete="CASCADE",
+                             name="fk_records_game"),
+    )
+
+
+class LabRunRow(Base):
+    """A run of the lab (an arena, a balance study): its kind, parameters and summary. Extension point."""
+
+    __tablename__ = "lab_runs"
+
+    id: Mapped[int] = mapped_column(BigInteger().with_variant(Integer, "sqlite"), primary_key=True,
+                                    autoincrement=True)
+    kind: Mapped[str] = mapped_column(String(32))
+    params: Mapped[dict[str, Any]] = mapped_column(JSON)
+    summary: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class LabGameRow(Base):
+    """One game of a lab run, as a record. Extension point."""
+
+    __tablename__ = "lab_games"
+
+    id: Mapped[int] = mapped_column(BigInteger().with_variant(Integer, "sqlite"), primary_key=True,
+                                    autoincrement=True)
+    run_id: Mapped[int] = mapped_column(BigInteger().with_variant(Integer, "sqlite"),
+                                        ForeignKey("lab_runs.id", ondelete="CASCADE"))
+    game_index: Mapped[int] = mapped_column(Integer)
+    record: Mapped[dict[str, Any]] = mapped_column(JSON)
+    outcome: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+
+    __table_args__ = (UniqueConstraint("run_id", "game_index", name="uq_lab_games_run_index"),)
