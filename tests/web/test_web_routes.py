@@ -295,3 +295,21 @@ def test_no_message_is_both_a_plain_and_a_plural_msgid() -> None:
     plain = {m for m, _ in i18n.client_messages() if isinstance(m, str)}
     plural = {m[0] for m, _ in i18n.client_messages() if isinstance(m, tuple)}
     assert not plain & plural
+
+
+def test_the_deck_builder_prints_a_legal_deck_and_refuses_a_bad_one(client: TestClient) -> None:
+    """Print-and-play from the deck builder: a legal deck (ZETA-R6) comes back as a PDF with both players' copies."""
+    from io import BytesIO
+
+    from pypdf import PdfReader
+
+    from cardtable.games.zeta.decks import preset
+
+    toml = preset("classic").to_toml()
+    done = client.post("/web/decks/zeta/print", json={"toml": toml})
+    assert done.status_code == 200 and done.headers["content-type"] == "application/pdf"
+    assert 'filename="classic.pdf"' in done.headers["content-disposition"]
+    text = "".join(page.extract_text() for page in PdfReader(BytesIO(done.content)).pages)
+    assert "Chant Practice" in text and "詠唱練習" in text
+    bad = client.post("/web/decks/zeta/print", json={"deck": {"name": "big", "cards": {"chant_practice": 26}}})
+    assert bad.status_code == 400 and bad.json()["error"]["code"] == "bad_deck"

@@ -29,6 +29,7 @@ from __future__ import annotations
 import asyncio
 import json
 import random
+import re
 import threading
 import tomllib
 from collections import OrderedDict
@@ -354,6 +355,19 @@ def check_deck(data: Any, *, deck_size: int = 25, limits: bool = True) -> DeckCh
     out = DeckOut(name=deck.name, cards=deck.to_json()["cards"], names=dict(names))
     return DeckCheckOut(ok=not problems, size=deck.size, problems=problems, deck=out,
                         toml=deck_toml(deck.name, deck.counts, names))
+
+
+def _print_zeta_deck(toml_text: str) -> bytes:
+    """The PDF of a checked deck file's text, printed for both players (each with its own back)."""
+    from cardtable.games.zeta.decks import deck_from_mapping
+    from cardtable.printing import PrintError
+    from cardtable.printing.zeta import print_zeta
+
+    deck = deck_from_mapping(tomllib.loads(toml_text), source="deck")
+    try:
+        return print_zeta([deck, deck]).pdf
+    except PrintError as exc:
+        raise WebRefusal("print_failed", str(exc), 400) from None
 
 
 def read_deck_toml(text: str) -> tuple[Any, DeckProblem | None]:
@@ -820,6 +834,19 @@ def mount(app: FastAPI) -> None:
         else:
             raise WebRefusal("bad_request", "send a deck file's text (toml) or a deck", 400)
         return check_deck(data, deck_size=body.rules.deck_size, limits=body.rules.construction_limits)
+
+    @app.post("/web/decks/zeta/print", tags=["web"], response_class=Response,
+              responses={200: {"content": {"application/pdf": {}}, "description": "print-and-play sheets"}})
+    async def deck_print(body: DeckCheckIn) -> Response:
+        """Print-and-play PDF sheets of a legal Zeta deck: one copy per player, two backs (see docs/print.md)."""
+        check = await deck_check(body)
+        if not check.ok or check.toml is None:
+            first = check.problems[0].message if check.problems else "the deck is not legal"
+            raise WebRefusal("bad_deck", f"cannot print this deck: {first}", 400)
+        pdf = await asyncio.to_thread(_print_zeta_deck, check.toml)
+        name = re.sub(r"[^\w.-]+", "_", check.deck.name if check.deck else "deck") or "deck"
+        return Response(pdf, media_type="application/pdf",
+                        headers={"Content-Disposition": f'attachment; filename="{name}.pdf"'})
 
     @app.get("/web/decks/zeta/random", response_model=DeckCheckOut, tags=["web"])
     async def deck_random(seed: Annotated[int | None, Query(ge=0, le=2**53)] = None,

@@ -199,6 +199,7 @@ function summary(size) {
         button(t("Save in this browser"), saveDeck, { kind: "primary", dataset: { key: "save" } }),
         button(t("Download the deck file"), () => download(`${(D.deck.name || "deck").replace(/[^\w.-]+/g, "_")}.toml`, check && check.toml ? check.toml : "", "application/toml"),
           { disabled: !(check && check.toml), dataset: { key: "download" } }),
+        button(t("Print this deck (PDF)"), printDeck, { disabled: !ok, dataset: { key: "print" } }),
         button(t("Play it in a new room"), useDeck, { disabled: !ok, dataset: { key: "use" } }),
         button(t("Empty the deck"), () => loadDeck({ name: D.deck.name, cards: {}, names: {} }), { kind: "ghost", dataset: { key: "clear" } }),
         button(t("A random legal deck"), async () => {
@@ -389,3 +390,33 @@ function draw() {
 }
 
 export default { start, draw };
+
+/** Print-and-play sheets of the deck: the server lays them out (docs/print.md) and the PDF downloads. */
+async function printDeck() {
+  const check = D.check;
+  if (!check || !check.toml) return;
+  let response;
+  try {
+    response = await fetch("/web/decks/zeta/print", {
+      method: "POST", headers: { "Content-Type": "application/json", Accept: "application/pdf" },
+      body: JSON.stringify({ toml: check.toml, rules: D.rules }),
+    });
+  } catch {
+    D.notice = t("The server cannot be reached. Check the connection and try again.");
+    return draw();
+  }
+  if (!response.ok) {
+    const data = await response.json().catch(() => ({}));
+    D.notice = (data && data.error && data.error.message) || t("The deck could not be printed.");
+    return draw();
+  }
+  const blob = await response.blob();
+  const url = URL.createObjectURL(blob);
+  const link = h("a", { href: url, download: `${(D.deck.name || "deck").replace(/[^\w.-]+/g, "_")}.pdf`, class: "offscreen" });
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 5000);
+  D.notice = t("Print at 100% on both sides, flipping on the long edge.");
+  draw();
+}
