@@ -9,11 +9,12 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
-from toy_game import register_tally
+from toy_game import register_tally, unregister_tally
 
 
-@pytest.fixture(autouse=True, scope="session")
+@pytest.fixture(autouse=True, scope="module")
 def tally_registered() -> Iterator[None]:
-    """Make ``load_game("tally")`` and its heuristic available to every agent test."""
+    """Make ``load_game("tally")`` and its heuristic available to every agent test, and only to them."""
     register_tally()
     yield
+    unregister_tally()

@@ -203,6 +203,16 @@ def register_tally() -> None:
     register_heuristic("tally", tally_heuristic)
 
 
+def unregister_tally() -> None:
+    """Take Tally out of the registry again, so tests of other folders see only the real games."""
+    from cardtable.agents import heuristics
+    from cardtable.core import registry
+
+    registry._ENTRIES.pop("tally", None)
+    heuristics._HEURISTICS.pop("tally", None)
+    heuristics._EVALUATORS.pop("tally", None)
+
+
 def tally_heuristic(view: Mapping[str, Any], actions: Sequence[str]) -> list[float]:
     """Win when you can; never bust; otherwise avoid leaving the next player within six of the target."""
     need = view["target"] - view["total"]

@@ -48,7 +48,7 @@ def test_the_rules_pages(server: Any, pages: Any, shot: Any, locale: str, name: 
     page.goto(server.url + "/rules/oscilloscope")
     page.wait_for_selector(".rules-page .md h2")
     heading = page.inner_text(".rules-page .md h2")
-    assert heading == ("Oscilloscope" if locale == "en-US" else "オシロスコープ")
+    assert heading == ("How to play Oscilloscope" if locale == "en-US" else "オシロスコープの遊び方")
     both_sizes(page, shot, name)
     page.goto(server.url + "/rules/utahime?rule=UTA-R18")
     page.wait_for_selector(".rule-text")

@@ -22,27 +22,41 @@ Recording is off by default, so searches and playouts pay nothing; a table turns
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 SETUP_MOVE = -1
 """The ``move`` of events that the setup yields (before the first action)."""
 
 
-@dataclass(frozen=True, slots=True)
-class Event:
-    """One fact learned at the table: a kind, a public part, and a secret part for the seats in ``to``."""
-
+class _EventFields(NamedTuple):
     kind: str
-    """What happened, from the game's closed vocabulary (a ``StrEnum`` value such as ``"draw"``)."""
-    public: Mapping[str, Any] = field(default_factory=dict)
-    """What everybody learns (JSON-safe)."""
-    secret: Mapping[str, Any] | None = None
-    """What only the seats in ``to`` learn besides ``public`` (JSON-safe; its keys add to ``public``'s)."""
-    to: tuple[int, ...] = ()
-    """The seats that learn ``secret``."""
-    move: int = SETUP_MOVE
-    """The index in ``history`` of the action that caused the event (``SETUP_MOVE`` for the setup)."""
+    public: Mapping[str, Any]
+    secret: Mapping[str, Any] | None
+    to: tuple[int, ...]
+    move: int
+
+
+class Event(_EventFields):
+    """One fact learned at the table: a kind, a public part, and a secret part for the seats in ``to``.
+
+    Its fields (immutable) are ``kind``, what happened, from the game's closed vocabulary (a
+    ``StrEnum`` value such as ``"draw"``); ``public``, what everybody learns (JSON-safe);
+    ``secret``, what only the seats in ``to`` learn besides ``public`` (JSON-safe; its keys add to
+    ``public``'s); ``to``, the seats that learn ``secret``; and ``move``, the index in ``history``
+    of the action that caused the event (``SETUP_MOVE`` for the setup). An event is a named tuple,
+    so a long log is cheap to keep.
+    """
+
+    __slots__ = ()
+
+    def __new__(cls, kind: str, public: Mapping[str, Any] | None = None, secret: Mapping[str, Any] | None = None,
+                to: tuple[int, ...] = (), move: int = SETUP_MOVE) -> Event:
+        """An event; ``public`` defaults to an empty part."""
+        return tuple.__new__(cls, (kind, {} if public is None else public, secret, to, move))
+
+    def __repr__(self) -> str:
+        return (f"Event(kind={self.kind!r}, public={self.public!r}, secret={self.secret!r}, to={self.to!r}, "
+                f"move={self.move!r})")
 
     def seen_by(self, seat: int | None) -> dict[str, Any]:
         """The event as ``seat`` learns it (None: a spectator), as a JSON object."""

@@ -22,6 +22,8 @@ from .rules import RulesBase
 
 POSITION_FORMAT = 1
 
+_new_tuple = tuple.__new__
+
 
 class Action:
     """Base of every game's actions: small frozen values whose ``str()`` is the canonical notation."""
@@ -187,6 +189,91 @@ class Game(ABC, Generic[RulesT]):
     termination_bound: ClassVar[int] = 10_000
     """No game of this game lasts more actions than this (checked by the conformance suite)."""
 
+    # -- action index and observation tensors (for learning and research tools) -----------------
+    def _encoding(self) -> Any:
+        """The game package's ``encoding`` module: its action index and observation tensor, imported on first use."""
+        import importlib
+
+        package = type(self).__module__.rpartition(".")[0]
+        try:
+            if not package:
+                raise ModuleNotFoundError(name="encoding")
+            return importlib.import_module(f"{package}.encoding")
+        except ModuleNotFoundError as exc:
+            if exc.name not in (f"{package}.encoding", "encoding"):
+                raise
+            raise NotImplementedError(f"{self.name} has no action index and observation encoding "
+                                      f"(no module {package or '<its package>'}.encoding)") from None
+
+    @property
+    def has_encoding(self) -> bool:
+        """True when the game ships an action index and an observation tensor (its ``encoding`` module)."""
+        try:
+            self._encoding()
+        except NotImplementedError:
+            return False
+        return True
+
+    def _index_maps(self) -> tuple[tuple[Action, ...], dict[Action, int], dict[int, int]]:
+        """The action index, the index of each action, and of each indexed action object by identity (built once)."""
+        maps: tuple[tuple[Action, ...], dict[Action, int], dict[int, int]] | None = self.__dict__.get("_index_maps_")
+        if maps is None:
+            actions = tuple(self._encoding().index_actions(self.rules))
+            by_action = {a: i for i, a in enumerate(actions)}
+            if len(by_action) != len(actions):
+                raise ValueError(f"{self.name}'s action index names an action twice")
+            # legal_actions() hands out these very objects: finding them by identity skips dataclass hashing
+            maps = (actions, by_action, {id(a): i for i, a in enumerate(actions)})
+            self.__dict__["_index_maps_"] = maps
+        return maps
+
+    def encoding_problem(self, setup: Mapping[str, Any]) -> str | None:
+        """Why the action index or the observation tensor cannot serve games with this setup, or None."""
+        hook = getattr(self._encoding(), "encoding_problem", None)
+        return None if hook is None else hook(self.rules, self.normalize_setup(setup))
+
+    def indexed_actions(self) -> tuple[Action, ...]:
+        """Every action the game can ever offer under its rules, in index order (the action index)."""
+        return self._index_maps()[0]
+
+    @property
+    def num_distinct_actions(self) -> int:
+        """How many actions the action index numbers (``0 .. num_distinct_actions - 1``)."""
+        return len(self.indexed_actions())
+
+    def action_from_index(self, index: int) -> Action:
+        """The action with this index (ValueError outside ``0 .. num_distinct_actions - 1``)."""
+        actions = self.indexed_actions()
+        if isinstance(index, bool) or not 0 <= index < len(actions):
+            raise ValueError(f"{self.name} has no action index {index!r} (0 .. {len(actions) - 1})")
+        return actions[int(index)]
+
+    def action_index(self, action: Action | str) -> int:
+        """The index of an action (or of the action its string names); ValueError if the index has none."""
+        act = self.parse_action(action) if isinstance(action, str) else action
+        _, by_action, by_id = self._index_maps()
+        found = by_id.get(id(act))
+        if found is None:
+            found = by_action.get(act)
+        if found is None:
+            raise ValueError(f"{str(act)!r} is not in {self.name}'s action index")
+        return found
+
+    @property
+    def observation_shape(self) -> tuple[int, ...]:
+        """The shape of every observation tensor under these rules (``encode_view``)."""
+        shape: tuple[int, ...] = self._encoding().observation_shape(self.rules)
+        return shape
+
+    def observation_layout(self) -> tuple[tuple[str, int], ...]:
+        """The observation tensor's named segments in order, as (name, length) pairs."""
+        layout: tuple[tuple[str, int], ...] = self._encoding().observation_layout(self.rules)
+        return layout
+
+    def encode_view(self, view: Mapping[str, Any]) -> Any:
+        """The observation tensor (a ``float32`` numpy array in [0, 1]) of a view from ``state.view(seat)``."""
+        return self._encoding().encode_view(self.rules, view)
+
 
 class State(ABC):
     """A position plus everything needed to continue it: rules, RNG, seed, setup and history."""
@@ -249,8 +336,12 @@ class State(ABC):
         """A one-line description of the position, for error messages and logs."""
 
     # -- events ---------------------------------------------------------------------------------
-    _events: list[Event] | None = None
-    """The event log when recording (see :mod:`cardtable.core.events`); None (the default) when not."""
+    _events: list[Any] | None = None
+    """The event log when recording (see :mod:`cardtable.core.events`); None (the default) when not.
+
+    ``_emit`` appends each event as a plain ``(kind, public, secret, to, move)`` tuple; ``events``
+    turns the new ones into :class:`Event` objects in place when the log is read.
+    """
 
     def _setup_events(self) -> None:
         """Emit what the setup tells each seat (its dealt hand, who moves first); called once by ``new_game``."""
@@ -259,8 +350,9 @@ class State(ABC):
     def _emit(self, kind: str, public: Mapping[str, Any] | None = None, secret: Mapping[str, Any] | None = None,
               to: tuple[int, ...] = ()) -> None:
         """Log an event of the action being applied (no-op unless recording); see ``Event`` for the parts."""
-        if self._events is not None:
-            self._events.append(Event(kind, public if public is not None else {}, secret, to, len(self.history)))
+        events = self._events
+        if events is not None:
+            events.append((kind, public, secret, to, len(self.history)))
 
     def record_events(self) -> None:
         """Start keeping the event log (from this point on; a table turns it on at ``new_game``)."""
@@ -275,7 +367,16 @@ class State(ABC):
     @property
     def events(self) -> list[Event]:
         """Every event so far with its secret parts (server side only; empty when not recording)."""
-        return self._events if self._events is not None else []
+        log = self._events
+        if log is None:
+            return []
+        i = len(log)
+        while i and type(log[i - 1]) is tuple:  # the entries not read yet are the log's tail
+            i -= 1
+        for j in range(i, len(log)):
+            raw = log[j]
+            log[j] = _new_tuple(Event, raw if raw[1] is not None else (raw[0], {}, *raw[2:]))
+        return log
 
     def events_for(self, seat: int | None, start: int = 0) -> list[dict[str, Any]]:
         """Events ``start`` onwards as ``seat`` learns them (None: a spectator's public log)."""
@@ -321,6 +422,31 @@ class State(ABC):
         self._apply(act)
         self.history.append(str(act))
         return act
+
+    def action_index(self, action: Action | str) -> int:
+        """The index of an action in the game's action index (``Game.action_index``)."""
+        return self.game.action_index(action)
+
+    def legal_action_indices(self) -> list[int]:
+        """The indexes of the legal actions, ascending (empty once over)."""
+        _, by_action, by_id = self.game._index_maps()
+        out = []
+        for a in self.legal_actions():
+            i = by_id.get(id(a))
+            if i is None:
+                i = by_action.get(a)
+                if i is None:
+                    raise ValueError(f"the legal action {str(a)!r} is not in {self.game.name}'s action index")
+            out.append(i)
+        out.sort()
+        return out
+
+    def legal_action_mask(self) -> list[int]:
+        """One 0/1 per index of the action index: 1 where the action is legal now."""
+        mask = [0] * len(self.game.indexed_actions())
+        for i in self.legal_action_indices():
+            mask[i] = 1
+        return mask
 
     def returns(self) -> list[float]:
         """One float per seat: +1 win, -1 loss, 0 draw or unfinished (winners share a win)."""

@@ -21,7 +21,7 @@ server's shape ``{"error": {"code", "message", "rule"}}``.
 >>> app = FastAPI()
 >>> mount(app)
 >>> sorted(r.path for r in app.routes if getattr(r, "path", "").startswith("/web/decks"))
-['/web/decks/zeta', '/web/decks/zeta/check', '/web/decks/zeta/random']
+['/web/decks/zeta', '/web/decks/zeta/check', '/web/decks/zeta/print', '/web/decks/zeta/random']
 """
 
 from __future__ import annotations

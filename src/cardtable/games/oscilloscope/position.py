@@ -11,6 +11,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
+from operator import sub
 from typing import TYPE_CHECKING, Any
 
 from cardtable.core import InvalidPosition
@@ -81,30 +82,34 @@ def _less(source: Sequence[int], drawn: Sequence[int] | None) -> dict[str, int]:
     """``source`` less ``drawn`` (counts per kind) as ``{"HL": 3, ...}``."""
     if drawn is None:
         return {TOKENS[k]: n for k, n in enumerate(source) if n}
-    return {TOKENS[k]: n for k in range(8) if (n := source[k] - drawn[k])}
+    return {TOKENS[k]: n for k, n in enumerate(map(sub, source, drawn)) if n}
+
+
+_SLOT_AT = tuple(tuple(f"{letter}{s + 1}" for s in range(POSITIONS)) for letter in TRAIN_LETTERS)
+"""The name of every slot (``A1`` .. ``D5``), by train and slot."""
 
 
 def _common_json(st: OscilloscopeState, reveal: bool, viewer: int | None) -> dict[str, Any]:
-    cards, levels = st.cards, st.levels
+    tokens = TOKENS
+    players = st.players
     return {
-        "players": st.players,
+        "players": players,
         "phase": st.phase.value,
         "start_player": st.start_player,
         "turn_player": st.turn,
-        "trains": [[None if cards[c][s] == EMPTY else {"card": TOKENS[cards[c][s]], "out": LEVEL_SYMBOLS[levels[c][s]]}
-                    for s in range(POSITIONS)] for c in range(st.ntrains)],
-        "triggers": [{"card": TOKENS[t[2]], "at": f"{TRAIN_LETTERS[t[0]]}{t[1] + 1}", "owner": t[3]}
-                     for t in st.triggers],
-        "filters": [None if k == EMPTY else TOKENS[k] for k in st.filters],
-        "stock": None if st.stock == EMPTY else TOKENS[st.stock],
-        "offer": [TOKENS[k] for k in st.offer],
-        "hands": [counts_to_tokens(st.hands[p]) if reveal or viewer == p else None for p in range(st.players)],
-        "pulse_deck": [TOKENS[k] for k in reversed(st.pulse)] if reveal else None,
-        "trigger_deck": [TOKENS[k] for k in reversed(st.trigger_deck)] if reveal else None,
-        "discard": [TOKENS[k] for k in st.discard],
+        "trains": [[None if k == EMPTY else {"card": tokens[k], "out": LEVEL_SYMBOLS[lv]} for k, lv in zip(row, lvs, strict=True)]
+                   for row, lvs in zip(st.cards, st.levels, strict=True)],
+        "triggers": [{"card": tokens[t[2]], "at": _SLOT_AT[t[0]][t[1]], "owner": t[3]} for t in st.triggers],
+        "filters": [None if k == EMPTY else tokens[k] for k in st.filters],
+        "stock": None if st.stock == EMPTY else tokens[st.stock],
+        "offer": [tokens[k] for k in st.offer],
+        "hands": [counts_to_tokens(st.hands[p]) if reveal or viewer == p else None for p in range(players)],
+        "pulse_deck": [tokens[k] for k in reversed(st.pulse)] if reveal else None,
+        "trigger_deck": [tokens[k] for k in reversed(st.trigger_deck)] if reveal else None,
+        "discard": [tokens[k] for k in st.discard],
         "score_piles": [counts_to_tokens(s) for s in st.scores],
         "kept_triggers": list(st.kept),
-        "assigned_trains": [[TRAIN_LETTERS[c] for c in st.trains_of(p)] for p in range(st.players)],
+        "assigned_trains": [[TRAIN_LETTERS[c] for c in st.trains_of(p)] for p in range(players)],
         "counters": {"sets": st.sets, "stall": st.stall, "counted_noise": st.counted_noise},
         "flags": {"captured_this_set": st.captured_this_set, "captured_last_set": st.captured_last_set,
                   "any_trigger_placed": st.any_trigger_placed, "pulse_deck_mixed": st.pulse_mixed},

@@ -942,10 +942,8 @@ class OscilloscopeState(State):
                 t = self.trigger_at(c, 0) if ride else None
                 dropped.append({"train": TRAIN_LETTERS[c], "card": TOKENS[row[0]],
                                 "trigger": TOKENS[t[2]] if t is not None else None})
-            else:
-                occupied = [s for s in range(POSITIONS) if row[s] != EMPTY]
-                if occupied != list(range(len(occupied))):
-                    closed.append(TRAIN_LETTERS[c])
+            elif row.count(EMPTY) != POSITIONS - row.index(EMPTY):  # a card after the first gap: it closes
+                closed.append(TRAIN_LETTERS[c])
         return {"dropped": dropped, "closed": closed}
 
     def _shift_and_check(self) -> int:
@@ -1411,8 +1409,7 @@ class OscilloscopeState(State):
     # -- outcome ----------------------------------------------------------------------------------------
     def waveform_count(self, player: int) -> int:
         """OSC-R47: waveform score cards (D9), less kept triggers if they do not count (OSC-I48)."""
-        pile = self.scores[player]
-        w = sum(pile[k] for k in range(8) if IS_WAVEFORM[k])
+        w = sum(map(self.scores[player].__getitem__, _WAVEFORM_KINDS))
         return w if self.rules.trigger_score_counts else w - self.kept[player]
 
     def net_noise(self, player: int) -> int:
@@ -1507,9 +1504,8 @@ class OscilloscopeState(State):
 
     def view(self, player: int | None) -> dict[str, Any]:
         """What ``player`` may know (OSC-I63) and remembers (OSC-I-CT14); None is a spectator."""
-        from .position import view_json
-
-        return view_json(self, player)
+        view: dict[str, Any] = _position_module().view_json(self, player)
+        return view
 
     def _position_json(self) -> dict[str, Any]:
         """The whole position (see position.schema.json)."""
@@ -1524,7 +1520,29 @@ SOLO_PAR = 15
 
 def counts_to_tokens(counts: Sequence[int]) -> list[str]:
     """A hand or pile (counts per kind) as card tokens in card order."""
-    return [TOKENS[k] for k in range(8) for _ in range(counts[k])]
+    out: list[str] = []
+    for k in range(8):
+        n = counts[k]
+        if n:
+            out += _TOKEN_LISTS[k] * n
+    return out
+
+
+_TOKEN_LISTS = tuple([t] for t in TOKENS)
+_WAVEFORM_KINDS = tuple(k for k in range(8) if IS_WAVEFORM[k])
+
+
+def _position_module() -> Any:
+    """The ``position`` module (it imports this one, so it is looked up on first use, then kept)."""
+    global _POSITION
+    if _POSITION is None:
+        from . import position
+
+        _POSITION = position
+    return _POSITION
+
+
+_POSITION: Any = None
 
 
 def counts_of(cards: Sequence[int]) -> list[int]:

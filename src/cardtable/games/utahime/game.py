@@ -130,7 +130,7 @@ class UtahimeGame(Game[UtahimeRules]):
             raise InvalidPosition("$.setup", str(exc)) from None
         kit = self.kit(setup)
         position = sample_position(self, d, rng, kit)
-        return read_position(self, position, 0, setup, random.Random(rng.getrandbits(64)), kit)
+        return read_position(self, position, 0, setup, random.Random(rng.getrandbits(64)), kit, trusted=True)
 
     # -- metadata ----------------------------------------------------------------------------------
     @classmethod

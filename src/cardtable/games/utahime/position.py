@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
+from collections.abc import Set as AbstractSet
 from typing import TYPE_CHECKING, Any
 
 from cardtable.core import jsonpos
@@ -21,7 +22,6 @@ from .cards import (
     HEARTS,
     IS_COSMIC,
     JACK,
-    NAME,
     OWNER,
     RANK,
     SORT_KEY,
@@ -187,7 +187,8 @@ def position_json(state: UtahimeState) -> dict[str, Any]:
 def _memory_view(mem: Mapping[int, MemoryEntry], p: int) -> list[dict[str, Any]]:
     """What an observer remembers of ``p``'s hand and pile, known face-down entries aside (UTA-I-CT21)."""
     out: list[dict[str, Any]] = []
-    for c, e in sorted(mem.items(), key=lambda item: SORT_KEY[item[0]]):
+    for c in sorted(mem, key=SORT_KEY.__getitem__):
+        e = mem[c]
         item: dict[str, Any] = {"card": token(c, p), "where": WHERE_NAMES[e[0]]}
         if e[1]:
             item["set"] = e[1]
@@ -195,6 +196,9 @@ def _memory_view(mem: Mapping[int, MemoryEntry], p: int) -> list[dict[str, Any]]
             item["since"] = e[2]
         out.append(item)
     return out
+
+
+_NO_CARDS: frozenset[int] = frozenset()
 
 
 def view_json(state: UtahimeState, viewer: int | None) -> dict[str, Any]:
@@ -213,14 +217,15 @@ def view_json(state: UtahimeState, viewer: int | None) -> dict[str, Any]:
             "deck_count": len(state.decks[p]),
             "hand_count": len(hand),
             "hand": [token(c, p) for c in hand] if sees_hand else None,
-            "hidden_foreign_in_hand": 0 if sees_hand else sum(1 for c in hand if OWNER[c] != p),
+            "hidden_foreign_in_hand": 0 if sees_hand else len([c for c in hand if OWNER[c] != p]),
             "set": sorted(({"card": token(c, p) if sees_hand else None, "turn": t}
                            for c, t in state.set_turn[p].items()),
-                          key=lambda s: (s["turn"], s["card"] or "")),
+                          key=lambda s: (s["turn"], s["card"] or "")) if state.set_turn[p] else [],
             "discard": _discard_view(state.discards[p], p, viewer == p,
-                                     state.priv_down[viewer] if viewer is not None and viewer != p else set()),
+                                     state.priv_down[viewer] if viewer is not None and viewer != p else _NO_CARDS),
             "wished": token(state.wished[p], p) if state.wished[p] >= 0 and (viewer == p or reveal_wishes) else None,
-            "memory": None if viewer == p else _memory_view(state.remembered(viewer, p), p),
+            "memory": None if viewer == p else _memory_view(state.remembered(viewer, p), p) if state.remembers(viewer, p)
+            else [],
         }
         item.update(_player_common(state, p))
         players.append(item)
@@ -228,20 +233,62 @@ def view_json(state: UtahimeState, viewer: int | None) -> dict[str, Any]:
     return out
 
 
-def _discard_view(pile: list[int], p: int, own: bool, known: set[int]) -> list[dict[str, Any]]:
+def _discard_entry(e: int, p: int, shown: bool) -> dict[str, Any]:
+    """The view of one discard entry of ``p``'s pile, its card shown or not."""
+    c = e & CARD_MASK
+    return {"card": token(c, p) if shown else None, "face_up": e & UP != 0, "self_played": e & SELF != 0,
+            "heart_next_cost": e & COST != 0, "foreign": OWNER[c] != p}
+
+
+_ENTRY_VALUES = 2 * SEEN
+"""Every discard entry (a card and its flags) is below this."""
+_DISCARD_ENTRIES: list[tuple[list[dict[str, Any]], list[dict[str, Any]]]] = []
+"""Per pile owner: the view of every discard entry with its card hidden, and shown (views copy them)."""
+
+
+def _discard_entries(p: int) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """The table of discard entry views of ``p``'s pile (built on first use)."""
+    if not _DISCARD_ENTRIES:
+        _DISCARD_ENTRIES.extend(([_discard_entry(e, q, False) for e in range(_ENTRY_VALUES)],
+                                 [_discard_entry(e, q, True) for e in range(_ENTRY_VALUES)]) for q in (0, 1))
+    return _DISCARD_ENTRIES[p]
+
+
+def _discard_view(pile: list[int], p: int, own: bool, known: AbstractSet[int]) -> list[dict[str, Any]]:
     """A discard pile as a viewer sees it: face-down cards only to the owner or to who remembers them."""
-    return [{"card": (NAME[c] if OWNER[c] == p else "~" + NAME[c]) if (e & (UP | SEEN) or own or c in known) else None,
-             "face_up": e & UP != 0, "self_played": e & SELF != 0, "heart_next_cost": e & COST != 0,
-             "foreign": OWNER[c] != p} for e in pile for c in [e & CARD_MASK]]
+    hidden, shown = _discard_entries(p)
+    if own:
+        return [shown[e].copy() for e in pile]
+    if known:
+        return [(shown if e & (UP | SEEN) or (e & CARD_MASK) in known else hidden)[e].copy() for e in pile]
+    return [(shown if e & (UP | SEEN) else hidden)[e].copy() for e in pile]
 
 
 # -- reading -------------------------------------------------------------------------------------------
+_CARD_OF: tuple[dict[str, int], dict[str, int]] = ({}, {})
+"""Card tokens already read, per zone owner (positions and samples read the same few dozen tokens again and again)."""
+
+
 def _card(value: Any, path: str, zone_owner: int) -> int:
+    if type(value) is str:
+        known = _CARD_OF[zone_owner].get(value)
+        if known is not None:
+            return known
     text = jsonpos.string(value, path)
     parsed = parse_card(text)
     if parsed is None:
         raise InvalidPosition(path, f"{text!r} is not a card (e.g. H7, S10, DK, C7+, ~H7)")
-    return resolve(parsed[0], parsed[1], zone_owner)
+    card = _CARD_OF[zone_owner][text] = resolve(parsed[0], parsed[1], zone_owner)
+    return card
+
+
+def _card_of(value: Any, zone: str, index: int, zone_owner: int) -> int:
+    """``_card`` of item ``index`` of the list at path ``zone`` (the path is only written out for an error)."""
+    if type(value) is str:
+        known = _CARD_OF[zone_owner].get(value)
+        if known is not None:
+            return known
+    return _card(value, f"{zone}[{index}]", zone_owner)
 
 
 def _bool(d: Mapping[str, Any], key: str, path: str) -> bool:
@@ -258,8 +305,13 @@ def _phase(value: Any, path: str, choices: tuple[Phase, ...] | None = None) -> P
 
 
 def read_position(game: UtahimeGame, position: Any, seed: int, setup: dict[str, Any], rng: random.Random,
-                  kit: Kit) -> UtahimeState:
-    """Rebuild a state from ``$.position``, validating every field (InvalidPosition on any problem)."""
+                  kit: Kit, *, trusted: bool = False) -> UtahimeState:
+    """Rebuild a state from ``$.position``, validating every field (InvalidPosition on any problem).
+
+    ``trusted`` skips the whole-position rule checks (hand limits, phase preconditions, memory): only
+    for positions this package's own sampler built from a real view, which the conformance suite
+    checks sample by sample; input from outside is always read strictly.
+    """
     rules = game.rules
     d = jsonpos.obj(position, "$.position")
     st = UtahimeState(game, seed, setup, rng, kit)
@@ -268,11 +320,15 @@ def read_position(game: UtahimeGame, position: Any, seed: int, setup: dict[str, 
     st.turn = _int(d, "turn", path, 0, rules.max_turns)
     st.first = _int(d, "first_player", path, 0, 1)
     st.attacker = _int(d, "attacker", path, 0, 1)
-    seen: dict[int, str] = {}
+    seen: dict[int, str | tuple[str, int]] = {}  # where each card lies: a path, or (zone path, index) for list items
 
-    def claim(card: int, where: str) -> int:
+    def at(where: str | tuple[str, int]) -> str:
+        return where if isinstance(where, str) else f"{where[0]}[{where[1]}]"
+
+    def claim(card: int, where: str | tuple[str, int]) -> int:
         if card in seen:
-            raise InvalidPosition(where, f"UTA-R1: card {token(card, 0)} of P{OWNER[card] + 1} is also at {seen[card]} "
+            raise InvalidPosition(at(where), f"UTA-R1: card {token(card, 0)} of P{OWNER[card] + 1} is also at "
+                                             f"{at(seen[card])} "
                                          "(each card exists once)")
         seen[card] = where
         return card
@@ -281,11 +337,12 @@ def read_position(game: UtahimeGame, position: Any, seed: int, setup: dict[str, 
     for p in (0, 1):
         pp = f"{path}.players[{p}]"
         pd = jsonpos.obj(players[p], pp)
-        deck = [claim(_card(c, f"{pp}.deck[{i}]", p), f"{pp}.deck[{i}]")
-                for i, c in enumerate(jsonpos.array(jsonpos.get(pd, "deck", pp), f"{pp}.deck"))]
+        zone = f"{pp}.deck"
+        deck = [claim(_card_of(c, zone, i, p), (zone, i)) for i, c in enumerate(jsonpos.array(jsonpos.get(pd, "deck", pp), zone))]
         st.decks[p] = list(reversed(deck))
-        st.hands[p] = [claim(_card(c, f"{pp}.hand[{i}]", p), f"{pp}.hand[{i}]")
-                       for i, c in enumerate(jsonpos.array(jsonpos.get(pd, "hand", pp), f"{pp}.hand"))]
+        zone = f"{pp}.hand"
+        st.hands[p] = [claim(_card_of(c, zone, i, p), (zone, i))
+                       for i, c in enumerate(jsonpos.array(jsonpos.get(pd, "hand", pp), zone))]
         st.set_turn[p] = {}
         for i, s in enumerate(jsonpos.array(jsonpos.get(pd, "set", pp), f"{pp}.set")):
             sp = f"{pp}.set[{i}]"
@@ -428,7 +485,8 @@ def read_position(game: UtahimeGame, position: Any, seed: int, setup: dict[str, 
                      jsonpos.string(jsonpos.get(rd, "detail", rp), f"{rp}.detail"))
 
     _read_memory(st, d.get("memory"))
-    _check_consistency(st, seen)
+    if not trusted:
+        _check_consistency(st, seen)
     return st
 
 
@@ -472,7 +530,7 @@ def _attacker_of(st: UtahimeState, turn: int) -> int:
     return st.first if turn % 2 == 1 else 1 - st.first
 
 
-def _check_consistency(st: UtahimeState, seen: dict[int, str]) -> None:  # noqa: C901 - one pass, rule by rule
+def _check_consistency(st: UtahimeState, seen: Mapping[int, object]) -> None:  # noqa: C901 - one pass, rule by rule
     """What every reachable position obeys, each broken rule named; then the phase must offer an action."""
     path = "$.position"
     rules = st.rules
@@ -649,12 +707,17 @@ def sample_position(game: UtahimeGame, view: Mapping[str, Any], rng: random.Rand
     known_down: list[set[int]] = [set(), set()]  # the face-down discards the viewer knows in the other seats' piles
     for p, pv in enumerate(players_v):
         if pv.get("hand") is not None:
-            for i, c in enumerate(jsonpos.array(pv["hand"], f"$.players[{p}].hand")):
-                see(c, f"$.players[{p}].hand[{i}]", p)
-        for i, e in enumerate(jsonpos.array(jsonpos.get(pv, "discard", "$"), f"$.players[{p}].discard")):
-            ed = jsonpos.obj(e, f"$.players[{p}].discard[{i}]")
+            zone = f"$.players[{p}].hand"
+            known.update(_card_of(c, zone, i, p) for i, c in enumerate(jsonpos.array(pv["hand"], zone)))
+        zone = f"$.players[{p}].discard"
+        for i, e in enumerate(jsonpos.array(jsonpos.get(pv, "discard", "$"), zone)):
+            ed = e if type(e) is dict else jsonpos.obj(e, f"{zone}[{i}]")
             if ed.get("card") is not None:
-                c = see(ed["card"], f"$.players[{p}].discard[{i}].card", p)
+                text = ed["card"]
+                c = _CARD_OF[p].get(text, -1) if type(text) is str else -1
+                if c < 0:
+                    c = _card(text, f"{zone}[{i}].card", p)
+                known.add(c)
                 if p != viewer and not ed.get("face_up"):
                     known_down[p].add(c)
         for i, c in enumerate(jsonpos.array(jsonpos.get(pv, "cosmic_pool", "$"), f"$.players[{p}].cosmic_pool")):
@@ -833,17 +896,28 @@ def _fill(origin: int, slots: list[_Slot], cards: list[int], remembered: Mapping
                                            f"but {len(cards)} are unseen")
     at: list[int | None] = [None] * len(hidden)  # card in each hidden slot
     where: dict[int, int] = {}  # hidden slot index of each placed card
+    # Whether a card fits a slot depends on the slot's kind, not its index: the cards (in order) and
+    # the set of cards that fit each kind of slot, computed once per kind.
+    kinds: dict[tuple[str, int, int, int, bool], tuple[list[int], set[int]]] = {}
+    fitting: list[tuple[list[int], set[int]]] = []
+    for slot in hidden:
+        kind = (slot[0], slot[1], slot[3], slot[4], slot[5])
+        found = kinds.get(kind)
+        if found is None:
+            ordered = [c for c in cards if _fits(c, slot, remembered, must_leave_deck)]
+            found = kinds[kind] = (ordered, set(ordered))
+        fitting.append(found)
 
-    def fits(c: int, i: int) -> bool:
-        return _fits(c, hidden[i], remembered, must_leave_deck)
-
+    # A free place (or card) is drawn uniformly, as the first free one of a shuffled list would be;
+    # only when none is free are the options shuffled for an augmenting path.
     def place(c: int, tried: set[int]) -> bool:  # an augmenting path from a card that must be placed
-        options = [i for i in range(len(hidden)) if fits(c, i)]
+        options = [i for i in range(len(hidden)) if c in fitting[i][1]]
+        free = [i for i in options if at[i] is None]
+        if free:
+            i = free[rng.randrange(len(free))] if len(free) > 1 else free[0]
+            at[i], where[c] = c, i
+            return True
         rng.shuffle(options)
-        for i in options:
-            if at[i] is None:
-                at[i], where[c] = c, i
-                return True
         for i in options:
             if i in tried:
                 continue
@@ -856,12 +930,13 @@ def _fill(origin: int, slots: list[_Slot], cards: list[int], remembered: Mapping
         return False
 
     def refill(i: int, tried: set[int]) -> bool:  # an augmenting path from an empty slot; placed cards stay placed
-        options = [c for c in cards if fits(c, i)]
+        free = [c for c in fitting[i][0] if c not in where]
+        if free:
+            c = free[rng.randrange(len(free))] if len(free) > 1 else free[0]
+            at[i], where[c] = c, i
+            return True
+        options = list(fitting[i][0])
         rng.shuffle(options)
-        for c in options:
-            if c not in where:
-                at[i], where[c] = c, i
-                return True
         for c in options:
             if c in tried:
                 continue

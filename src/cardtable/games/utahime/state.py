@@ -1499,6 +1499,14 @@ class UtahimeState(State):
                 out.pop(c, None)
         return out
 
+    def remembers(self, observer: int | None, player: int) -> bool:
+        """False when ``remembered(observer, player)`` is sure to be empty (views skip building it)."""
+        if self.pub_out[player] or self.pub_hand[player]:
+            return True
+        if observer is None or observer == player:
+            return False
+        return bool(self.priv_out[observer] or self.priv_hand[observer] or self.priv_pile[observer])
+
     def known_face_down(self, observer: int | None, player: int) -> set[int]:
         """The face-down cards of ``player``'s pile that ``observer`` (None: a spectator) knows."""
         out = {e & CARD_MASK for e in self.discards[player] if e & SEEN}

@@ -300,6 +300,8 @@ class ZetaState(State):
         self.known: tuple[tuple[int, ...], tuple[int, ...]] = (NO_KNOWN, NO_KNOWN)
         self.known_mask = 0
         self._events = None
+        self._shuffled: tuple[tuple[int, ...], tuple[int, ...]] | None = None
+        """The decks as the setup shuffled them, before the deal (for ``_setup_events``)."""
         self.gravity = rules.gravity
         self.overline = rules.overline_wins
         # Where a frame resumes after its Fanfare, when the full-board check is last (else -1: no fast path).
@@ -308,12 +310,17 @@ class ZetaState(State):
     # ------------------------------------------------------------------ setup (ZETA-R7..R11)
     def _setup(self) -> None:
         rng = self.rng
-        rules = self.rules
         for seat in (0, 1):
             deck = list(self.decklists[seat])
             shuffle(deck, rng)  # ZETA-R7
             self.decks[seat] = deck
-        self.first = rng.randrange(2) if rules.first_player == "random" else 0  # ZETA-R8
+        self.first = rng.randrange(2) if self.rules.first_player == "random" else 0  # ZETA-R8
+        self._shuffled = (tuple(self.decks[0]), tuple(self.decks[1]))
+        self._deal()
+
+    def _deal(self) -> None:
+        """The setup after the shuffles and the coin toss (ZETA-R9..R11, then turn 1): no randomness."""
+        rules = self.rules
         self.active = self.first
         events = self._events
         if events is not None:
@@ -334,12 +341,17 @@ class ZetaState(State):
     def _setup_events(self) -> None:
         """What the setup told each seat: who moves first, each dealt hand (to its owner), turn 1's draw.
 
-        The setup ran before recording was switched on; it is deterministic in the seed (ZETA-R7,
-        I54), so it is replayed here with recording on and its events are taken over.
+        The setup ran before recording was switched on; past its shuffles and coin toss it is
+        deterministic (ZETA-R7, I54), so a twin of the fresh state deals again from the same shuffled
+        decks with recording on, and its events are taken over.
         """
-        if self._events is None or self.history:
+        if self._events is None or self.history or self._shuffled is None:
             return
-        twin = self.game._new_state(self.seed, self.setup, random.Random(self.seed), record=True)
+        twin = ZetaState(self.game, self.seed, self.setup, self.rng, self.decklists)  # the deal draws no random number
+        twin.decks = [list(self._shuffled[0]), list(self._shuffled[1])]
+        twin.first = self.first
+        twin.record_events()
+        twin._deal()
         self._events.extend(twin.events)
 
     # ------------------------------------------------------------------ contract queries
@@ -589,18 +601,10 @@ class ZetaState(State):
     # ------------------------------------------------------------------ applying actions
     fast_path = True
     """Class switch: tests turn it off to prove the fast path and the general path agree (a recording
-    state turns it off for itself: the general path emits the events)."""
-
-    def record_events(self) -> None:
-        """Start keeping the event log; from now on every action takes the general path, which emits events."""
-        super().record_events()
-        self.fast_path = False
+    state takes the fast path too: it emits the same events as the general path)."""
 
     def apply(self, action: Action | str, player: int | None = None) -> Action:
-        """Apply an action or its string (see ``State.apply``); plain placements take a checked fast path.
-
-        A recording state (``record_events``) always takes the general path, which emits the events.
-        """
+        """Apply an action or its string (see ``State.apply``); plain placements take a checked fast path."""
         kind = type(action)
         if kind is Place and self.phase == MAIN and player is None and self.result is None and self.fast_path:
             act: Place = action  # type: ignore[assignment]  # checked: type(action) is Place
@@ -619,67 +623,82 @@ class ZetaState(State):
                     cap = filled.bit_count()
                 bit = 1 << s
                 if COSTS[c] <= cap and not (filled | self.blocked) & bit:  # ZETA-R14, R15
-                    hand[c] -= 1
-                    if not hand[c]:
-                        self.held[seat] &= ~(1 << c)
-                    self.hand_size[seat] -= 1
-                    if self.known_mask:
-                        self._forget(seat, c)
-                    self.history.append(act.text)
-                    tm = self.tmask
-                    fanfare = FANFARE_MASK >> c & 1
-                    if tm[MAGIC_CIRCLE] | tm[GREAT_CIRCLE] | tm[BURST] or (fanfare and self.fanfare_pos < 0):
-                        self._place(seat, c, s, True)
-                        self._advance()
-                        return act
-                    # No trigger sources on the board: R18 reduces to PUT, LINE, [FANFARE,] FULL.
-                    self.owner[s] = seat
-                    self.card[s] = c
-                    own = occ[seat] = occ[seat] | bit
-                    tm[c] |= bit
-                    marks = self.marks
-                    if (marks[0] | marks[1]) & bit:
-                        marks[0] &= ~bit
-                        marks[1] &= ~bit
-                    if self.overline:
-                        for w in self.geo.windows_through[s]:
-                            if own & w == w:
-                                self._win(seat, c, s)
-                                return act
-                    elif self._has_line(seat, s):
-                        self._win(seat, c, s)
-                        return act
-                    if fanfare:
-                        fr = [seat, c, s, 1, self.fanfare_pos, -1, 0]
-                        frames = self.frames
-                        frames.append(fr)
-                        self._fanfare(fr)
-                        if self.result is not None or self.phase != MAIN:
-                            return act  # a decision is pending: the frame resumes after it
-                        frames.pop()
-                        filled = occ[0] | occ[1]
-                    if filled | bit | self.blocked == self.geo.all:
-                        self._check_full()
-                    if self.result is None:
-                        # ZETA-R12: end of turn; the next turn's deck-out check and draw, inlined
-                        nxt = 1 - seat
-                        deck = self.decks[nxt]
-                        if not deck or self.apprentice[nxt] == t + 1:
-                            self._end_turn()
-                            return act
-                        self.turn = t + 1
-                        self.active = self.decider = nxt
-                        d = deck.pop()
-                        hand = self.hands[nxt]
-                        hand[d] += 1
-                        self.held[nxt] |= 1 << d
-                        self.hand_size[nxt] += 1
+                    self._place_plainly(seat, c, s, bit, t)
+                    self.history.append(act.text)  # after the action, as in State.apply: events carry its index
                     return act
         elif kind is Pass and self.phase == MAIN and player is None and self.result is None and self.fast_path:
-            self.history.append("pass")
+            if self._events is not None:
+                self._emit(ZetaEvent.PASS, {"player": self.active})
             self._end_turn()  # ZETA-R13
+            self.history.append("pass")
             return PASS
         return State.apply(self, action, player)
+
+    def _place_plainly(self, seat: int, c: int, s: int, bit: int, t: int) -> None:
+        """The fast path's placement of a legal non-Wind card from the main phase (``_apply`` + ``_advance``, inlined)."""
+        hand = self.hands[seat]
+        hand[c] -= 1
+        if not hand[c]:
+            self.held[seat] &= ~(1 << c)
+        self.hand_size[seat] -= 1
+        if self.known_mask:
+            self._forget(seat, c)
+        tm = self.tmask
+        fanfare = FANFARE_MASK >> c & 1
+        if tm[MAGIC_CIRCLE] | tm[GREAT_CIRCLE] | tm[BURST] or (fanfare and self.fanfare_pos < 0):
+            self._place(seat, c, s, True)
+            self._advance()
+            return
+        # No trigger sources on the board: R18 reduces to PUT, LINE, [FANFARE,] FULL.
+        occ = self.occ
+        self.owner[s] = seat
+        self.card[s] = c
+        own = occ[seat] = occ[seat] | bit
+        tm[c] |= bit
+        marks = self.marks
+        if (marks[0] | marks[1]) & bit:
+            marks[0] &= ~bit
+            marks[1] &= ~bit
+        events = self._events
+        if events is not None:
+            self._emit(ZetaEvent.PLACE, {"player": seat, "card": CARDS[c].id, "square": self.geo.names[s],
+                                         "covers": None, "vacancy": False, "extra": False})
+        if self.overline:
+            for w in self.geo.windows_through[s]:
+                if own & w == w:
+                    self._win(seat, c, s)
+                    return
+        elif self._has_line(seat, s):
+            self._win(seat, c, s)
+            return
+        if fanfare:
+            fr = [seat, c, s, 1, self.fanfare_pos, -1, 0]
+            frames = self.frames
+            frames.append(fr)
+            self._fanfare(fr)
+            if self.result is not None or self.phase != MAIN:
+                return  # a decision is pending: the frame resumes after it
+            frames.pop()
+        if occ[0] | occ[1] | self.blocked == self.geo.all:
+            self._check_full()
+            if self.result is not None:
+                return
+        # ZETA-R12: end of turn; the next turn's deck-out check and draw, inlined
+        nxt = 1 - seat
+        deck = self.decks[nxt]
+        if not deck or self.apprentice[nxt] == t + 1:
+            self._end_turn()
+            return
+        self.turn = t + 1
+        self.active = self.decider = nxt
+        d = deck.pop()
+        hand = self.hands[nxt]
+        hand[d] += 1
+        self.held[nxt] |= 1 << d
+        self.hand_size[nxt] += 1
+        if events is not None:
+            self._emit(ZetaEvent.TURN, {"turn": t + 1, "player": nxt})
+            self._emit(ZetaEvent.DRAW, {"player": nxt, "cause": "turn"}, {"card": CARDS[d].id}, (nxt,))
 
     def _win(self, seat: int, c: int, s: int) -> None:
         line: list[str] | None = None
