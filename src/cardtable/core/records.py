@@ -106,10 +106,12 @@ def record_of(state: State, players: list[str] | None = None, meta: dict[str, An
     )
 
 
-def replay(record: Record, upto: int | None = None, *, events: bool = False) -> State:
+def replay(record: Record, upto: int | None = None, *, events: bool = False,
+           actors: list[int] | None = None) -> State:
     """Replay a record (its first ``upto`` actions) and check it reaches the recorded outcome.
 
-    With ``events`` the replayed state keeps its event log (for a replay as a seat, or the lab).
+    With ``events`` the replayed state keeps its event log (for a replay as a seat, or the lab);
+    a list passed as ``actors`` receives the seat that made each action, in the same pass.
     """
     try:
         game = load_game(record.game, **record.rules)
@@ -124,6 +126,9 @@ def replay(record: Record, upto: int | None = None, *, events: bool = False) -> 
         raise RecordError(f"record has a setup this version cannot start: {exc}") from None
     actions = record.actions if upto is None else record.actions[:upto]
     for i, text in enumerate(actions):
+        if actors is not None:
+            seat = state.current_player
+            actors.append(-1 if seat is None else seat)
         try:
             state.apply(text)
         except ValueError as exc:

@@ -79,7 +79,7 @@ class Table:
     """One game at a table: the state (recording events), the seats, the actors of every action, undo."""
 
     def __init__(self, state: State, seats: Sequence[Seat], *, undo: UndoPolicy = UndoPolicy.AGAINST_AGENTS,
-                 meta: Mapping[str, Any] | None = None) -> None:
+                 meta: Mapping[str, Any] | None = None, actors: Sequence[int] | None = None) -> None:
         if len(seats) != state.num_players:
             raise ValueError(f"{len(seats)} seats for a {state.num_players}-player game")
         if [s.index for s in seats] != list(range(len(seats))):
@@ -91,7 +91,7 @@ class Table:
         self.seats: tuple[Seat, ...] = tuple(seats)
         self.undo_policy = undo
         self.meta: dict[str, Any] = dict(meta or {})
-        self.actors: list[int] = _actors_of(state)
+        self.actors: list[int] = list(actors) if actors is not None else _actors_of(state)
         """The seat that made each action of the history."""
         self._agents: dict[int, Any] = {}
 
@@ -113,7 +113,8 @@ class Table:
     def resume(cls, record: Record, seats: Sequence[str | Seat] | None = None, *,
                undo: UndoPolicy = UndoPolicy.AGAINST_AGENTS) -> Table:
         """The table of a saved record, finished or not (seats from the record unless given); RecordError if bad."""
-        state = replay(record, events=True)
+        actors: list[int] = []
+        state = replay(record, events=True, actors=actors)
         specs: Sequence[str | Seat]
         if seats is not None:
             specs = seats
@@ -124,7 +125,7 @@ class Table:
                           (p >= len(record.players) or record.players[p] == HUMAN) else "")
                      for p in range(state.num_players)]
         try:
-            table = cls(state, _seats(specs, state.num_players), undo=undo, meta=record.meta)
+            table = cls(state, _seats(specs, state.num_players), undo=undo, meta=record.meta, actors=actors)
             table._check_agents()
         except ValueError as exc:
             raise RecordError(f"cannot resume this record: {exc}") from None
