@@ -189,3 +189,18 @@ def test_recording_events_changes_nothing_in_the_game(name: str, flags: dict[str
                 assert e.to, "a secret part names the seats that learn it"
         sampled = game.sample_state(loud.view(0), random.Random(seed))
         assert not sampled.is_recording, "sampled states (search) do not record"
+
+
+@pytest.mark.parametrize(("name", "flags", "setup"), CASES)
+def test_a_game_that_records_while_it_deals_tells_the_same_setup(name: str, flags: dict[str, Any],
+                                                                 setup: dict[str, Any]) -> None:
+    """A game's own recording setup (``_new_recording_state``) yields the events the generic path rebuilds."""
+    from cardtable.core import Game
+
+    game = cardtable.load_game(name, **flags)
+    normal = game.normalize_setup(setup)
+    for seed in SEEDS:
+        own = game._new_recording_state(seed, normal, random.Random(seed))
+        generic = Game._new_recording_state(game, seed, normal, random.Random(seed))
+        assert [tuple(e[:4]) for e in own.events] == [tuple(e[:4]) for e in generic.events]
+        assert own.to_json() == generic.to_json()

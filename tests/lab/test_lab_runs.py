@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import pytest
 
 from cardtable.lab.execute import Progress, ensure_run, run_study
@@ -75,7 +78,7 @@ def test_a_name_is_used_once_and_resuming_checks_the_configuration(lab: LabStore
 
 
 def test_the_migration_creates_exactly_the_lab_models(lab: LabStore) -> None:
-    """The lab's tables (migration 0002_lab) match their models on the store's Base."""
+    """The lab's tables (migrations 0002_lab, 0003_lab_facts_per_game) match their models on the store's Base."""
     import sqlalchemy as sa
     from alembic.autogenerate import compare_metadata
     from alembic.migration import MigrationContext
@@ -85,7 +88,50 @@ def test_the_migration_creates_exactly_the_lab_models(lab: LabStore) -> None:
     with lab.store.engine.connect() as conn:
         assert compare_metadata(MigrationContext.configure(conn), Base.metadata) == []
         tables = set(sa.inspect(conn).get_table_names())
-    assert {"lab_series", "lab_series_games", "lab_series_facts"} <= tables
+    assert {"lab_series", "lab_series_games"} <= tables
+    assert "lab_series_facts" not in tables  # the facts are one JSON text on each game's row
+
+
+def test_a_store_of_one_row_per_fact_keeps_its_facts_after_the_upgrade(tmp_path: Path) -> None:
+    """A store written before facts moved onto the games' rows (0002_lab) upgrades with every fact kept."""
+    import sqlalchemy as sa
+    from alembic import command
+    from alembic.config import Config
+
+    from cardtable.lab.study import Batch, plan, play_batch
+
+    url = f"sqlite:///{tmp_path / 'old.db'}"
+    engine = sa.create_engine(url)
+    cfg = Config()
+    cfg.set_main_option("script_location", "cardtable.store:migrations")
+    with engine.begin() as conn:
+        cfg.attributes["connection"] = conn
+        command.upgrade(cfg, "0002_lab")
+    config = StudyConfig("zeta", ("random",), games=2, seed=4)
+    played = play_batch(Batch(config, tuple(plan(config))))
+    with engine.begin() as conn:  # what the lab wrote then: a run, its games, one row per fact
+        conn.execute(sa.text("INSERT INTO lab_series (id, name, game, config, planned, created_at) "
+                             "VALUES (1, 'old', 'zeta', :c, 2, '2026-12-01 00:00:00')"),
+                     {"c": json.dumps(config.to_json())})
+        for g in played:
+            conn.execute(sa.text("INSERT INTO lab_series_games (series_id, game_index, group_no, rotation, seed, specs,"
+                                 " first_player, winners, reason, rule, scores, length, turns, truncated, seconds,"
+                                 " context) VALUES (1, :i, :g, :r, :s, :sp, :f, :w, :re, :ru, NULL, :l, :t, 0, 0.1,"
+                                 " :c)"),
+                         {"i": g.index, "g": g.group, "r": g.rotation, "s": g.seed, "sp": json.dumps(list(g.specs)),
+                          "f": g.facts.first_player, "w": json.dumps(list(g.winners)), "re": g.reason, "ru": g.rule,
+                          "l": g.length, "t": g.facts.turns, "c": json.dumps(list(g.facts.context))})
+            conn.execute(sa.text("INSERT INTO lab_series_facts VALUES (1, :i, :s, :v, :it, :t, :n)"),
+                         [{"i": g.index, "s": f.seat, "v": str(f.verb), "it": f.item, "t": f.turn, "n": f.count}
+                          for f in g.facts.facts])
+    engine.dispose()
+    lab = LabStore.open(url)  # opening migrates to the newest revision
+    try:
+        loaded = lab.load("old")
+        assert [sorted(g.facts.facts) for g in loaded.games] == [sorted(g.facts.facts) for g in played]
+        assert [g.facts for g in loaded.games] == [g.facts for g in played]
+    finally:
+        lab.close()
 
 
 def test_deleting_a_run_removes_its_games(lab: LabStore) -> None:

@@ -44,7 +44,8 @@ class Event(_EventFields):
     ``secret``, what only the seats in ``to`` learn besides ``public`` (JSON-safe; its keys add to
     ``public``'s); ``to``, the seats that learn ``secret``; and ``move``, the index in ``history``
     of the action that caused the event (``SETUP_MOVE`` for the setup). An event is a named tuple,
-    so a long log is cheap to keep.
+    so a long log is cheap to keep. Its parts are read-only: an engine may share one part between
+    events (the same ``{"card": ...}`` secret for every draw of that card).
     """
 
     __slots__ = ()

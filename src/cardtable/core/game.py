@@ -110,12 +110,18 @@ class Game(ABC, Generic[RulesT]):
         if not isinstance(seed, int) or isinstance(seed, bool):
             raise ValueError(f"seed must be an integer, got {seed!r}")
         normal = self.normalize_setup(setup)
-        state = self._new_state(seed, normal, random.Random(seed))
-        if record_events:
-            state.record_events()
-            state._setup_events()
-            state._events = [e if e.move == SETUP_MOVE else Event(e.kind, e.public, e.secret, e.to, SETUP_MOVE)
-                             for e in state.events]
+        if not record_events:
+            return self._new_state(seed, normal, random.Random(seed))
+        state = self._new_recording_state(seed, normal, random.Random(seed))
+        state._events = [e if e.move == SETUP_MOVE else Event(e.kind, e.public, e.secret, e.to, SETUP_MOVE)
+                         for e in state.events]
+        return state
+
+    def _new_recording_state(self, seed: int, setup: dict[str, Any], rng: random.Random) -> State:
+        """The initial state with its log on and the setup's events in it (a game may record while it deals)."""
+        state = self._new_state(seed, setup, rng)
+        state.record_events()
+        state._setup_events()
         return state
 
     def normalize_setup(self, setup: Mapping[str, Any]) -> dict[str, Any]:
@@ -377,6 +383,15 @@ class State(ABC):
             raw = log[j]
             log[j] = _new_tuple(Event, raw if raw[1] is not None else (raw[0], {}, *raw[2:]))
         return log
+
+    def event_rows(self) -> list[tuple[Any, ...]]:
+        """The log as kept, without building event objects: ``(kind, public, secret, to, move)`` rows.
+
+        For readers of a whole log in a hot loop (the lab); ``public`` may be None for an event with
+        no public fields, and a row may already be an :class:`Event` (it unpacks the same way).
+        """
+        log = self._events
+        return log if log is not None else []
 
     def events_for(self, seat: int | None, start: int = 0) -> list[dict[str, Any]]:
         """Events ``start`` onwards as ``seat`` learns them (None: a spectator's public log)."""

@@ -38,7 +38,7 @@ class Rate:
         return self.actions / self.seconds if self.seconds else 0.0
 
 
-def _play(state: State, rng: random.Random) -> int:
+def random_playout(state: State, rng: random.Random) -> int:
     """Play random legal actions to the end through the public API; returns the number applied."""
     n = 0
     rand = rng.random
@@ -57,7 +57,7 @@ def _measure(label: str, make: Callable[[int], State], seconds: float, seed: int
     deadline = start + seconds
     while time.process_time() < deadline:
         for _ in range(20):
-            actions += _play(make(games), rng)
+            actions += random_playout(make(games), rng)
             games += 1
     return Rate(label, games, actions, time.process_time() - start)
 

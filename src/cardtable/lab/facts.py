@@ -19,11 +19,10 @@ True
 
 from __future__ import annotations
 
-from collections import Counter
+import json
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any
+from typing import Any, NamedTuple
 
 from cardtable.core import State
 
@@ -69,99 +68,211 @@ class Verb(StrEnum):
     """The seat discarded the card because nothing in hand connected (Oscilloscope)."""
 
 
-@dataclass(frozen=True, slots=True)
-class Fact:
+class Fact(NamedTuple):
     """``count`` times ``verb`` of ``item`` by (or to) ``seat`` in ``turn`` (0: the setup)."""
 
     seat: int
     verb: Verb
     item: str
     turn: int
-    count: int = 1
+    count: int = 1  # type: ignore[assignment]  # a field, shadowing tuple.count
 
     def to_json(self) -> list[Any]:
         """The fact as a compact JSON array ``[seat, verb, item, turn, count]``."""
         return [self.seat, str(self.verb), self.item, self.turn, self.count]
 
 
-@dataclass(frozen=True)
+_VERBS = {str(v): v for v in Verb}
+_new_tuple = tuple.__new__
+
+
+def decode_facts(text: str) -> tuple[Fact, ...]:
+    """Facts from their stored form (``encode_facts``): a JSON array of ``[seat, verb, item, turn, count]``.
+
+    >>> decode_facts(encode_facts((Fact(0, Verb.PLAYED, "fire_mage", 3),)))
+    (Fact(seat=0, verb=<Verb.PLAYED: 'played'>, item='fire_mage', turn=3, count=1),)
+    """
+    verbs = _VERBS
+    return tuple(_new_tuple(Fact, (s, verbs[v], i, t, n)) for s, v, i, t, n in json.loads(text))
+
+
+def encode_facts(facts: Iterable[Fact]) -> str:
+    """The stored form of facts: one compact JSON array (a verb is its string)."""
+    return json.dumps([[s, str(v), i, t, n] for s, v, i, t, n in facts], separators=(",", ":"), ensure_ascii=False)
+
+
 class GameFacts:
-    """Everything the lab keeps about one finished game besides its outcome."""
+    """Everything the lab keeps about one finished game besides its outcome.
 
-    first_player: int | None
-    """The seat that moved first (None if the game names none)."""
-    turns: int
-    """The number of the last turn (a Zeta or Utahime turn, an Oscilloscope set; 0 if the game counts none)."""
-    facts: tuple[Fact, ...]
-    context: tuple[dict[str, Any], ...] = field(default_factory=tuple)
-    """Per seat: what the setup gave it (a Zeta deck's name, Utahime option cards) and final score parts."""
+    The facts travel from a worker and into the store in their encoded form (one JSON text), which
+    is made once, in the worker; they are decoded only when read.
+    """
 
+    __slots__ = ("first_player", "turns", "context", "_facts", "_encoded")
 
-class _Tally:
-    """Counts facts while the event log is read."""
+    def __init__(self, first_player: int | None, turns: int, facts: tuple[Fact, ...] | None = (),
+                 context: tuple[dict[str, Any], ...] = (), *, encoded: str | None = None) -> None:
+        """Facts given as tuples, or (``facts=None``) as their ``encoded`` text."""
+        self.first_player = first_player
+        """The seat that moved first (None if the game names none)."""
+        self.turns = turns
+        """The number of the last turn (a Zeta or Utahime turn, an Oscilloscope set; 0 if the game counts none)."""
+        self.context = context
+        """Per seat: what the setup gave it (a Zeta deck's name, Utahime option cards) and final score parts."""
+        self._facts = facts
+        self._encoded = encoded
+        if facts is None and encoded is None:
+            raise ValueError("GameFacts needs its facts or their encoded text")
 
-    def __init__(self) -> None:
-        self.counts: Counter[tuple[int, Verb, str, int]] = Counter()
-        self.turn = 0
-
-    def add(self, seat: Any, verb: Verb, item: Any, count: int = 1, turn: int | None = None) -> None:
-        if isinstance(seat, int) and count:
-            self.counts[(seat, verb, str(item), self.turn if turn is None else turn)] += count
-
-    def drop(self, seat: int, verb: Verb) -> None:
-        for key in [k for k in self.counts if k[0] == seat and k[1] is verb]:
-            del self.counts[key]
-
+    @property
     def facts(self) -> tuple[Fact, ...]:
-        # keys sort as (seat, verb, item, turn): a Verb compares as its string
-        return tuple(Fact(s, v, i, t, n) for (s, v, i, t), n in sorted(self.counts.items()))
+        """Every fact of the game, in the order each first happened (decoded when first read)."""
+        if self._facts is None:
+            self._facts = decode_facts(self._encoded or "[]")
+        return self._facts
+
+    def encoded(self) -> str:
+        """The facts' stored form (``encode_facts``), made once."""
+        if self._encoded is None:
+            self._encoded = encode_facts(self._facts or ())
+        return self._encoded
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (_game_facts, (self.first_player, self.turns, self.encoded(), self.context))
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, GameFacts):
+            return NotImplemented
+        return (self.first_player, self.turns, sorted(self.facts), self.context) == \
+            (other.first_player, other.turns, sorted(other.facts), other.context)  # facts are a set: any order
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return (f"GameFacts(first_player={self.first_player!r}, turns={self.turns!r}, "
+                f"facts=<{len(self.facts)} facts>, context={self.context!r})")
 
 
-def _events(state: State) -> Iterable[dict[str, Any]]:
-    """Every event with its secret part (``Event.revealed()`` without the seats it was for)."""
-    for e in state.events:
-        out = {"kind": e.kind, **e.public}
-        if e.secret:
-            out.update(e.secret)
-        yield out
+def _game_facts(first_player: int | None, turns: int, encoded: str, context: tuple[dict[str, Any], ...]) -> GameFacts:
+    return GameFacts(first_player, turns, None, context, encoded=encoded)
+
+
+_Counts = dict[tuple[int, Verb, str, int], int]
+
+
+class _JsonText(dict[Any, str]):
+    """The JSON text of each string or int, made once: facts repeat a few dozen items, verbs and numbers."""
+
+    def __missing__(self, value: Any) -> str:
+        if len(self) > 20_000:
+            self.clear()
+        out = self[value] = json.dumps(value, ensure_ascii=False)
+        return out
+
+
+_JSON = _JsonText()
+
+
+def _encode_counts(counts: _Counts) -> str:
+    """Counted facts as their stored form's array items (no brackets), in the order each first happened.
+
+    The same text ``json.dumps`` makes of ``[seat, verb, item, turn, count]`` rows, at a third of
+    its cost: the JSON text of every value is looked up, not made again.
+
+    >>> _encode_counts({(0, Verb.DRAWN, 'fire_mage', 3): 2})
+    '[0,"drawn","fire_mage",3,2]'
+    """
+    j = _JSON
+    return ",".join([f"[{j[s]},{j[v]},{j[i]},{j[t]},{j[n]}]" for (s, v, i, t), n in counts.items() if n])
+
+
+def _game_facts_of(first: int | None, turns: int, counts: _Counts, context: tuple[dict[str, Any], ...],
+                   head: str = "") -> GameFacts:
+    """The game's facts from its counts, encoded at once; ``head`` is encoded facts that come first."""
+    body = _encode_counts(counts)
+    return GameFacts(first, turns, None, context, encoded=f"[{head}{',' if head and body else ''}{body}]")
+
+
+def _merged(public: Mapping[str, Any] | None, secret: Mapping[str, Any] | None) -> Mapping[str, Any]:
+    """An event's public and secret parts as one mapping (what ``Event.revealed()`` holds)."""
+    if not secret:
+        return public or {}
+    return {**(public or {}), **secret}
+
+
+IN_DECK, OPENING, DRAWN, PLAYED = Verb.IN_DECK, Verb.OPENING, Verb.DRAWN, Verb.PLAYED
 
 
 # -- Zeta ----------------------------------------------------------------------------------------
-def zeta_facts(state: State) -> GameFacts:
-    """Zeta: decks, opening hands (ZETA-R9-R11), draws (R28), placements (R14), destroyed cards (R25)."""
-    tally = _Tally()
-    first: int | None = None
-    for token, copies in Counter(t for cards in state.zones().values() for t in cards).items():
+_ZETA_DECKS: dict[tuple[int, int], tuple[Any, str]] = {}
+
+
+def _zeta_deck_facts(state: State) -> str:
+    """The ``in_deck`` facts of both decklists, encoded; cached per game and setup unless a deck is drawn at random."""
+    setup = state.setup
+    key = (id(state.game), id(setup))
+    found = _ZETA_DECKS.get(key)
+    if found is not None and found[0] is setup:
+        return found[1]
+    counts: _Counts = {}
+    for token, copies in sorted(state.expected_cards().items()):
         owner, _, card_id = token.partition(":")
         if owner.isdigit():
-            tally.add(int(owner), Verb.IN_DECK, card_id, copies, turn=0)
-    for e in _events(state):
-        kind = e["kind"]
-        seat = e.get("player")
-        if kind == "turn":
-            tally.turn = int(e["turn"])
-        elif kind == "first_player":
-            first = int(e["player"])
-        elif kind == "deal":
-            for card_id in e.get("cards", ()):
-                tally.add(seat, Verb.OPENING, card_id)
-        elif kind == "mulligan" and e.get("taken") and isinstance(seat, int):
-            tally.drop(seat, Verb.OPENING)  # ZETA-R11: the new hand is the opening hand
-            for card_id in e.get("cards", ()):
-                tally.add(seat, Verb.OPENING, card_id)
-        elif kind == "draw":
-            tally.add(seat, Verb.DRAWN, e.get("card", "?"))
+            counts[(int(owner), IN_DECK, card_id, 0)] = copies
+    encoded = _encode_counts(counts)
+    if "random" not in setup.get("decks", ()):
+        if len(_ZETA_DECKS) > 256:
+            _ZETA_DECKS.clear()
+        _ZETA_DECKS[key] = (setup, encoded)  # the setup object is kept, so its id is not reused
+    return encoded
+
+
+def zeta_facts(state: State) -> GameFacts:
+    """Zeta: decks, opening hands (ZETA-R9-R11), draws (R28), placements (R14), destroyed cards (R25)."""
+    counts: _Counts = {}
+    get = counts.get
+    turn = 0
+    first: int | None = None
+    for kind, pub, sec, _to, _move in state.event_rows():
+        if kind == "draw":
+            key = (pub["player"], DRAWN, sec["card"] if sec else "?", turn)
+            counts[key] = get(key, 0) + 1
+        elif kind == "turn":
+            turn = int(pub["turn"])
         elif kind == "place":
-            tally.add(seat, Verb.PLAYED, e["card"])
-        elif kind == "destroy":
-            tally.add(e.get("owner"), Verb.DESTROYED, e["card"])
-        elif kind == "remove":
-            tally.add(e.get("owner"), Verb.REMOVED, e["card"])
-        elif kind == "return":
-            tally.add(seat, Verb.RETURNED, e["card"])
+            key = (pub["player"], PLAYED, pub["card"], turn)
+            counts[key] = get(key, 0) + 1
+        elif kind in _ZETA_OTHER:
+            e = _merged(pub, sec)
+            seat = e.get("player")
+            if kind == "first_player":
+                first = int(e["player"])
+            elif kind == "deal" and isinstance(seat, int):
+                for card_id in e.get("cards", ()):
+                    key = (seat, OPENING, card_id, turn)
+                    counts[key] = get(key, 0) + 1
+            elif kind == "mulligan" and e.get("taken") and isinstance(seat, int):
+                for key in [k for k in counts if k[0] == seat and k[1] is OPENING]:
+                    del counts[key]  # ZETA-R11: the new hand is the opening hand
+                for card_id in e.get("cards", ()):
+                    key = (seat, OPENING, card_id, turn)
+                    counts[key] = get(key, 0) + 1
+            else:
+                verb, who = _ZETA_OTHER[kind]
+                seat = e.get(who)
+                if verb is not None and isinstance(seat, int):
+                    key = (seat, verb, e["card"], turn)
+                    counts[key] = get(key, 0) + 1
     decks = state.setup.get("decks", [])
     context = tuple({"deck": _deck_name(decks[s]) if s < len(decks) else "?"} for s in range(state.num_players))
-    return GameFacts(first, tally.turn, tally.facts(), context)
+    return _game_facts_of(first, turn, counts, context, _zeta_deck_facts(state))
+
+
+_ZETA_OTHER: dict[str, tuple[Verb | None, str]] = {
+    "first_player": (None, "player"), "deal": (None, "player"), "mulligan": (None, "player"),
+    "destroy": (Verb.DESTROYED, "owner"), "remove": (Verb.REMOVED, "owner"), "return": (Verb.RETURNED, "player"),
+}
+"""The rarer Zeta events that make facts: (verb, the field naming the seat); the frequent ones are inlined."""
 
 
 def _deck_name(spec: Any) -> str:
@@ -173,43 +284,65 @@ def _deck_name(spec: Any) -> str:
 # -- Oscilloscope --------------------------------------------------------------------------------
 def oscilloscope_facts(state: State) -> GameFacts:
     """Oscilloscope: dealt and drawn cards, triggers placed (OSC-R12), captures (R29, R30), refills (R37)."""
-    tally = _Tally()
+    counts: _Counts = {}
+    get = counts.get
+    turn = 0
     first: int | None = 0 if state.num_players == 1 else None
     context: list[dict[str, Any]] = [{} for _ in range(state.num_players)]
-    for e in _events(state):
-        kind = e["kind"]
-        seat = e.get("player")
-        if kind == "turn":
-            tally.turn = int(e.get("set", tally.turn))
-        elif kind == "start":
-            first = int(e["player"])
-        elif kind == "deal":
-            for card in [*e.get("pulse_cards", ()), *e.get("trigger_cards", ())]:
-                tally.add(seat, Verb.OPENING, card)
-        elif kind == "draw" and "card" in e:
-            tally.add(seat, Verb.DRAWN, e["card"])
-        elif kind == "place":
-            tally.add(seat, Verb.PLAYED, e["card"])
-        elif kind == "capture":
-            for part in e.get("cards", ()):
-                tally.add(seat, Verb.CAPTURED, part["card"])
-            if e.get("kept"):
-                tally.add(seat, Verb.KEPT, e["kept"])
-            tally.add(seat, Verb.CLEARED, "CLEAR", len(e.get("clears") or ()))
+    refilled, discarded = Verb.REFILLED, Verb.DISCARDED
+    for kind, pub, sec, _to, _move in state.event_rows():
+        if kind == "draw":
+            card = sec.get("card") if sec else pub.get("card")
+            if card is not None:
+                key = (pub["player"], DRAWN, card, turn)
+                counts[key] = get(key, 0) + 1
         elif kind == "refill":
-            tally.add(seat, Verb.REFILLED, e["card"])
+            key = (pub["player"], refilled, pub["card"], turn)
+            counts[key] = get(key, 0) + 1
+        elif kind == "turn":
+            turn = int(pub.get("set", turn))
+        elif kind == "place":
+            key = (pub["player"], PLAYED, pub["card"], turn)
+            counts[key] = get(key, 0) + 1
         elif kind == "discard":
-            tally.add(seat, Verb.DISCARDED, e["card"])
-        elif kind == "exchange":
-            tally.add(0, Verb.SPECIAL, "exchange")
-        elif kind == "decline":
-            tally.add(seat, Verb.SPECIAL, "decline_capture")
-        elif kind == "score":
-            for row in e.get("scores", ()):
-                p = row.get("player")
-                if isinstance(p, int) and 0 <= p < len(context):
-                    context[p].update({k: v for k, v in row.items() if k != "player"})
-    return GameFacts(first, tally.turn, tally.facts(), tuple(context))
+            key = (pub["player"], discarded, pub["card"], turn)
+            counts[key] = get(key, 0) + 1
+        elif kind in _OSC_OTHER:
+            e = _merged(pub, sec)
+            seat = e.get("player")
+            if kind == "capture" and isinstance(seat, int):
+                for part in e.get("cards", ()):
+                    key = (seat, Verb.CAPTURED, part["card"], turn)
+                    counts[key] = get(key, 0) + 1
+                if e.get("kept"):
+                    key = (seat, Verb.KEPT, e["kept"], turn)
+                    counts[key] = get(key, 0) + 1
+                clears = len(e.get("clears") or ())
+                if clears:
+                    key = (seat, Verb.CLEARED, "CLEAR", turn)
+                    counts[key] = get(key, 0) + clears
+            elif kind == "start":
+                first = int(e["player"])
+            elif kind == "deal" and isinstance(seat, int):
+                for card in [*e.get("pulse_cards", ()), *e.get("trigger_cards", ())]:
+                    key = (seat, OPENING, card, turn)
+                    counts[key] = get(key, 0) + 1
+            elif kind == "exchange":
+                key = (0, Verb.SPECIAL, "exchange", turn)
+                counts[key] = get(key, 0) + 1
+            elif kind == "decline" and isinstance(seat, int):
+                key = (seat, Verb.SPECIAL, "decline_capture", turn)
+                counts[key] = get(key, 0) + 1
+            elif kind == "score":
+                for row in e.get("scores", ()):
+                    p = row.get("player")
+                    if isinstance(p, int) and 0 <= p < len(context):
+                        context[p].update({k: v for k, v in row.items() if k != "player"})
+    return _game_facts_of(first, turn, counts, tuple(context))
+
+
+_OSC_OTHER = frozenset({"capture", "start", "deal", "exchange", "decline", "score"})
+"""The rarer Oscilloscope events that make facts (the frequent ones are inlined)."""
 
 
 # -- Utahime -------------------------------------------------------------------------------------
@@ -257,60 +390,73 @@ def utahime_card(token: Any) -> str:
 
 def utahime_facts(state: State) -> GameFacts:
     """Utahime: hands, attacks by card (UTA-R14), blocks (R21), special plays, option and hero cards."""
-    tally = _Tally()
+    counts: _Counts = {}
+    get = counts.get
+    turn = 0
     first: int | None = None
     attack = ""
-    for e in _events(state):
-        kind = e["kind"]
-        seat = e.get("player")
+    special = Verb.SPECIAL
+
+    def add(seat: Any, verb: Verb, item: Any) -> None:
+        if isinstance(seat, int):
+            key = (seat, verb, str(item), turn)
+            counts[key] = get(key, 0) + 1
+
+    for kind, pub, sec, _to, _move in state.event_rows():
         if kind == "turn":
-            tally.turn = int(e["turn"])
+            turn = int(pub["turn"])
+            continue
+        if kind not in _UTAHIME_FACT_KINDS:
+            continue
+        e = _merged(pub, sec)
+        seat = e.get("player")
+        if kind == "attack":
+            card = attack = utahime_card(e["card"])
+            add(seat, PLAYED, card)
+            if card in ("HA", "SA"):
+                add(seat, special, UtahimePlay.HEART_ACE if card == "HA" else UtahimePlay.SPADE_ACE)
+            if e.get("next"):
+                add(seat, special, UtahimePlay.DIAMOND_NEXT if card[0] == "D" else UtahimePlay.CLUB_NEXT)
+        elif kind == "block":
+            add(seat, Verb.BLOCKED, utahime_card(e["card"]))
+            add(seat, special, UtahimePlay.BLOCK)
+        elif kind == "success":
+            add(seat, special, UtahimePlay.SUCCESS)
+            add(seat, Verb.SUCCEEDED, attack)
+        elif kind == "draw":
+            for card in e.get("cards", ()):
+                add(seat, DRAWN, utahime_card(card))
+        elif kind == "heart_next":
+            add(seat, special, UtahimePlay.HEART_NEXT)
+        elif kind in ("take", "discard"):
+            if "card" in e:
+                add(e.get("target", seat), Verb.TAKEN, utahime_card(e["card"]))
         elif kind == "setup":
             first = int(e["first_player"])
         elif kind == "deal":
             for card in e.get("cards", ()):
-                tally.add(seat, Verb.OPENING, utahime_card(card))
-        elif kind == "draw":
-            for card in e.get("cards", ()):
-                tally.add(seat, Verb.DRAWN, utahime_card(card))
-        elif kind == "attack":
-            card = attack = utahime_card(e["card"])
-            tally.add(seat, Verb.PLAYED, card)
-            if card in ("HA", "SA"):
-                tally.add(seat, Verb.SPECIAL, UtahimePlay.HEART_ACE if card == "HA" else UtahimePlay.SPADE_ACE)
-            if e.get("next"):
-                tally.add(seat, Verb.SPECIAL, UtahimePlay.DIAMOND_NEXT if card[0] == "D" else UtahimePlay.CLUB_NEXT)
-        elif kind == "heart_next":
-            tally.add(seat, Verb.SPECIAL, UtahimePlay.HEART_NEXT)
+                add(seat, OPENING, utahime_card(card))
         elif kind == "react":
             card = utahime_card(e.get("card"))
-            tally.add(seat, Verb.SPECIAL,
-                      UtahimePlay.CLUB_ACE_REACTION if card == "CA" else UtahimePlay.DIAMOND_ACE_REACTION)
-        elif kind == "block":
-            tally.add(seat, Verb.BLOCKED, utahime_card(e["card"]))
-            tally.add(seat, Verb.SPECIAL, UtahimePlay.BLOCK)
-        elif kind == "success":
-            tally.add(seat, Verb.SPECIAL, UtahimePlay.SUCCESS)
-            tally.add(seat, Verb.SUCCEEDED, attack)
-        elif kind in ("take", "discard") and "card" in e:
-            tally.add(e.get("target", seat), Verb.TAKEN, utahime_card(e["card"]))
+            add(seat, special, UtahimePlay.CLUB_ACE_REACTION if card == "CA" else UtahimePlay.DIAMOND_ACE_REACTION)
         elif kind == "option":
-            tally.add(seat, Verb.OPTION, e.get("option"))
+            add(seat, Verb.OPTION, e.get("option"))
         elif kind == "hero":
-            tally.add(seat, Verb.HERO, e.get("hero"))
+            add(seat, Verb.HERO, e.get("hero"))
         else:
-            play = _UTAHIME_PLAYS.get(kind)
-            if play is not None:
-                tally.add(seat, Verb.SPECIAL, play)
+            add(seat, special, _UTAHIME_PLAYS[kind])
     setup = state.setup
     context = tuple({"option_set": str(setup.get("option_set", "none")),
                      "options": list(setup.get(f"p{s + 1}_options", [])),
                      "hero": setup.get(f"p{s + 1}_hero")} for s in range(state.num_players))
-    return GameFacts(first, tally.turn, tally.facts(), context)
+    return _game_facts_of(first, turn, counts, context)
 
 
 _UTAHIME_PLAYS = {"joker": UtahimePlay.JOKER, "pass": UtahimePlay.PASS, "set": UtahimePlay.SET,
                   "cosmic": UtahimePlay.COSMIC, "stall": UtahimePlay.STALL}
+_UTAHIME_FACT_KINDS = frozenset({"attack", "block", "success", "draw", "heart_next", "take", "discard", "setup",
+                                 "deal", "react", "option", "hero", *_UTAHIME_PLAYS})
+"""The Utahime events that make facts (``turn`` aside): the others are skipped unread."""
 
 
 # -- dispatch ------------------------------------------------------------------------------------

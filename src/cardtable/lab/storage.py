@@ -16,7 +16,7 @@ in one transaction with its facts, so an interrupted run keeps every batch it fi
 
 from __future__ import annotations
 
-from collections import defaultdict
+import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -25,10 +25,10 @@ from typing import Any
 from sqlalchemy import delete, func, insert, select, update
 
 from cardtable.store import DEFAULT_URL, Store
-from cardtable.store.lab_models import RUN_NAME_LENGTH, LabSeriesFactRow, LabSeriesGameRow, LabSeriesRow
+from cardtable.store.lab_models import RUN_NAME_LENGTH, LabSeriesGameRow, LabSeriesRow
 from cardtable.store.models import utcnow
 
-from .facts import Fact, GameFacts, Verb
+from .facts import GameFacts
 from .study import PlayedGame, StudyConfig, plan
 
 
@@ -131,7 +131,6 @@ class LabStore:
         """Forget a run and its games (NoSuchRun if none)."""
         info = self.get(name)
         with self.store.engine.begin() as conn:
-            conn.execute(delete(LabSeriesFactRow).where(LabSeriesFactRow.series_id == info.id))
             conn.execute(delete(LabSeriesGameRow).where(LabSeriesGameRow.series_id == info.id))
             conn.execute(delete(LabSeriesRow).where(LabSeriesRow.id == info.id))
 
@@ -143,21 +142,21 @@ class LabStore:
 
     # -- games --------------------------------------------------------------------------------------
     def save(self, run_id: int, games: Sequence[PlayedGame]) -> None:
-        """Store finished games with their facts, all in one transaction."""
+        """Store finished games with their facts, all in one transaction.
+
+        A game is one row, its facts the JSON text its worker encoded; the rows go to the database
+        driver in one ``executemany`` (the process that stores is the one that every worker waits
+        on, so its work per game is kept to building a tuple).
+        """
         if not games:
             return
-        rows = [{"series_id": run_id, "game_index": g.index, "group_no": g.group, "rotation": g.rotation,
-                 "seed": g.seed, "specs": list(g.specs), "first_player": g.facts.first_player,
-                 "winners": list(g.winners), "reason": g.reason[:200], "rule": g.rule[:32],
-                 "scores": list(g.scores) if g.scores is not None else None, "length": g.length,
-                 "turns": g.facts.turns, "truncated": g.truncated, "seconds": g.seconds,
-                 "context": [dict(c) for c in g.facts.context]} for g in games]
-        facts = [{"series_id": run_id, "game_index": g.index, "seat": f.seat, "verb": str(f.verb),
-                  "item": f.item[:64], "turn": f.turn, "count": f.count} for g in games for f in g.facts.facts]
+        dumps = _compact_json
+        rows = [(run_id, g.index, g.group, g.rotation, g.seed, dumps(list(g.specs)), g.facts.first_player,
+                 dumps(list(g.winners)), g.reason[:200], g.rule[:32],
+                 dumps(list(g.scores)) if g.scores is not None else None, g.length, g.facts.turns, g.truncated,
+                 g.seconds, dumps([dict(c) for c in g.facts.context]), g.facts.encoded()) for g in games]
         with self.store.engine.begin() as conn:
-            conn.execute(insert(LabSeriesGameRow), rows)
-            if facts:
-                conn.execute(insert(LabSeriesFactRow), facts)
+            conn.exec_driver_sql(_insert_games_sql(conn.dialect.paramstyle), rows)
             planned = conn.execute(select(LabSeriesRow.planned).where(LabSeriesRow.id == run_id)).scalar_one()
             stored = conn.execute(select(func.count()).select_from(LabSeriesGameRow)
                                   .where(LabSeriesGameRow.series_id == run_id)).scalar_one()
@@ -167,21 +166,38 @@ class LabStore:
     def load(self, name: str) -> LoadedRun:
         """A run with all its stored games and facts (NoSuchRun if none)."""
         info = self.get(name)
-        by_game: dict[int, list[Fact]] = defaultdict(list)
         with self.store.engine.connect() as conn:
-            for f in conn.execute(select(LabSeriesFactRow.game_index, LabSeriesFactRow.seat, LabSeriesFactRow.verb,
-                                         LabSeriesFactRow.item, LabSeriesFactRow.turn, LabSeriesFactRow.count)
-                                  .where(LabSeriesFactRow.series_id == info.id)):
-                by_game[int(f[0])].append(Fact(int(f[1]), Verb(f[2]), str(f[3]), int(f[4]), int(f[5])))
             rows = conn.execute(select(LabSeriesGameRow).where(LabSeriesGameRow.series_id == info.id)
                                 .order_by(LabSeriesGameRow.game_index)).all()
-        games = tuple(_played(row, by_game.get(row.game_index, [])) for row in rows)
+        games = tuple(_played(row) for row in rows)
         return LoadedRun(info, games)
 
 
-def _played(row: Any, facts: list[Fact]) -> PlayedGame:
-    facts.sort(key=lambda f: (f.seat, str(f.verb), f.item, f.turn))
-    gf = GameFacts(row.first_player, row.turns, tuple(facts), tuple(dict(c) for c in row.context))
+_GAME_COLUMNS = ("series_id", "game_index", "group_no", "rotation", "seed", "specs", "first_player", "winners",
+                 "reason", "rule", "scores", "length", "turns", "truncated", "seconds", "context", "facts")
+"""The columns of ``lab_series_games`` in the order ``LabStore.save`` fills them."""
+
+
+def _compact_json(value: Any) -> str:
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+
+
+def _insert_games_sql(paramstyle: str) -> str:
+    """The driver-level INSERT of one game row in the driver's parameter style."""
+    if paramstyle == "qmark":
+        marks = ["?"] * len(_GAME_COLUMNS)
+    elif paramstyle in ("format", "pyformat"):
+        marks = ["%s"] * len(_GAME_COLUMNS)
+    elif paramstyle == "numeric":
+        marks = [f":{i + 1}" for i in range(len(_GAME_COLUMNS))]
+    else:  # named
+        marks = [f":{c}" for c in _GAME_COLUMNS]
+    table = LabSeriesGameRow.__tablename__
+    return f"INSERT INTO {table} ({', '.join(_GAME_COLUMNS)}) VALUES ({', '.join(marks)})"
+
+
+def _played(row: Any) -> PlayedGame:
+    gf = GameFacts(row.first_player, row.turns, None, tuple(dict(c) for c in row.context), encoded=row.facts)
     return PlayedGame(row.game_index, row.group_no, row.rotation, int(row.seed), tuple(row.specs),
                       tuple(int(w) for w in row.winners), row.reason, row.rule,
                       tuple(float(s) for s in row.scores) if row.scores is not None else None, row.length,

@@ -195,10 +195,15 @@ def play_one(config: StudyConfig, task: GameTask) -> PlayedGame:
     Each agent decides from its seat's view (``decide``); a uniformly random agent, which looks at
     nothing but the number of legal actions, is asked the same question without building a view.
     """
-    start = time.perf_counter()
     game = _game_and_agent(config, config.agents[0])[0]
-    state = game.new_game(seed=task.seed, record_events=True, **dict(config.setup))
-    agents = [_game_and_agent(config, spec)[1] for spec in task.specs]
+    agents = {spec: _game_and_agent(config, spec)[1] for spec in set(task.specs)}
+    return _play(config, game, agents, task)
+
+
+def _play(config: StudyConfig, game: Game[Any], agents_by_spec: Mapping[str, Agent], task: GameTask) -> PlayedGame:
+    start = time.perf_counter()
+    state = game.new_game(seed=task.seed, record_events=True, **config.setup)
+    agents = [agents_by_spec[spec] for spec in task.specs]
     fast = [type(a) is RandomAgent for a in agents]
     rngs = [agent_rng(config.seed, task.group, task.rotation, s) for s in range(len(agents))]
     limit = config.max_actions if config.max_actions is not None else game.termination_bound
@@ -225,7 +230,10 @@ def play_one(config: StudyConfig, task: GameTask) -> PlayedGame:
 
 def play_batch(batch: Batch) -> list[PlayedGame]:
     """Play every game of a batch (the unit of work an executor runs)."""
-    return [play_one(batch.config, task) for task in batch.tasks]
+    config = batch.config
+    game = _game_and_agent(config, config.agents[0])[0]
+    agents = {spec: _game_and_agent(config, spec)[1] for spec in set(config.agents)}
+    return [_play(config, game, agents, task) for task in batch.tasks]
 
 
 def config_from_strings(game: str, agents: Sequence[str], *, games: int = 100, seed: int = 0,

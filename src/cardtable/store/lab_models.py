@@ -1,9 +1,11 @@
 """The balance lab's tables: named runs, their games, and each game's facts read from its event log.
 
 A run (``lab_series``) keeps the configuration it was started with, so an interrupted run resumes
-with the same games; each finished game (``lab_series_games``) is written with its facts
-(``lab_series_facts``: one row per seat, verb, item and turn, with a count) in the transaction of
-its batch. The tables are on the store's ``Base`` and are created by the migration ``0002_lab``.
+with the same games; each finished game (``lab_series_games``) is written with its facts in the
+transaction of its batch. A game's facts are one compact JSON text (``[[seat, verb, item, turn,
+count], ...]``, made once by the worker that played it), so storing a game costs one row however
+long it was. The tables are on the store's ``Base`` and are created by the migrations ``0002_lab``
+and ``0003_lab_facts_per_game``.
 """
 
 from __future__ import annotations
@@ -18,9 +20,9 @@ from sqlalchemy import (
     DateTime,
     Float,
     ForeignKey,
-    ForeignKeyConstraint,
     Integer,
     String,
+    Text,
 )
 from sqlalchemy.orm import Mapped, mapped_column
 
@@ -72,22 +74,5 @@ class LabSeriesGameRow(Base):
     seconds: Mapped[float] = mapped_column(Float)
     context: Mapped[list[dict[str, Any]]] = mapped_column(JSON)
     """Per seat: its deck, option cards, score parts (``GameFacts.context``)."""
-
-
-class LabSeriesFactRow(Base):
-    """``count`` times ``verb`` of ``item`` by (or to) ``seat`` in ``turn`` of one game (``Fact``)."""
-
-    __tablename__ = "lab_series_facts"
-
-    series_id: Mapped[int] = mapped_column(BigInteger().with_variant(Integer, "sqlite"), primary_key=True)
-    game_index: Mapped[int] = mapped_column(Integer, primary_key=True)
-    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
-    verb: Mapped[str] = mapped_column(String(16), primary_key=True)
-    item: Mapped[str] = mapped_column(String(64), primary_key=True)
-    turn: Mapped[int] = mapped_column(Integer, primary_key=True)
-    count: Mapped[int] = mapped_column(Integer)
-
-    __table_args__ = (
-        ForeignKeyConstraint(["series_id", "game_index"], ["lab_series_games.series_id", "lab_series_games.game_index"],
-                             ondelete="CASCADE", name="fk_lab_series_facts_game"),
-    )
+    facts: Mapped[str] = mapped_column(Text, server_default="[]")
+    """The game's facts as one JSON array of ``[seat, verb, item, turn, count]`` (``encode_facts``)."""

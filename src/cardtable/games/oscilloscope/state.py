@@ -17,7 +17,7 @@ import random
 from collections import Counter
 from collections.abc import Sequence
 from enum import Enum, IntEnum
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 from cardtable.core import Action, Outcome, State
 
@@ -65,6 +65,41 @@ from .cards import (
 )
 from .events import OscilloscopeEvent as E
 from .rules import OscilloscopeRules
+
+# Event kinds as module constants (an enum attribute costs a class lookup, and events are emitted in
+# the hot path of every recording game).
+EV_ASSIGN: Final = E.ASSIGN
+EV_CAPTURE: Final = E.CAPTURE
+EV_DEAL: Final = E.DEAL
+EV_DECLINE: Final = E.DECLINE
+EV_DISCARD: Final = E.DISCARD
+EV_DRAW: Final = E.DRAW
+EV_DRAW_SKIPPED: Final = E.DRAW_SKIPPED
+EV_EARLY_END: Final = E.EARLY_END
+EV_EXCHANGE: Final = E.EXCHANGE
+EV_FILTERS: Final = E.FILTERS
+EV_GAME_OVER: Final = E.GAME_OVER
+EV_MAKE_ROOM: Final = E.MAKE_ROOM
+EV_NOISE: Final = E.NOISE
+EV_NO_TRIGGER: Final = E.NO_TRIGGER
+EV_OFFER: Final = E.OFFER
+EV_PASS: Final = E.PASS
+EV_PLACE: Final = E.PLACE
+EV_REFILL: Final = E.REFILL
+EV_RESHUFFLE: Final = E.RESHUFFLE
+EV_SCORE: Final = E.SCORE
+EV_SHIFT: Final = E.SHIFT
+EV_START: Final = E.START
+EV_STOPPED: Final = E.STOPPED
+EV_TRAIN: Final = E.TRAIN
+EV_TURN: Final = E.TURN
+
+# Event parts every recording game repeats, made once; an event's parts are read-only (core.events).
+_SEAT_TO: Final = tuple((p,) for p in range(6))  # up to max_players = 6 (OSC-I51)
+_PULSE_DRAW: Final = tuple({"player": p, "deck": "pulse"} for p in range(6))
+_TRIGGER_DRAW: Final = tuple({"player": p, "deck": "trigger"} for p in range(6))
+_CARD_SECRET: Final = tuple({"card": t} for t in TOKENS)
+
 
 if TYPE_CHECKING:
     from .game import OscilloscopeGame
@@ -715,7 +750,7 @@ class OscilloscopeState(State):
             nxt = _CAPTURE_KEEP  # OSC-I33 variant
         elif isinstance(action, Decline):
             if self._events is not None:
-                self._emit(E.DECLINE, {"player": player})
+                self._emit(EV_DECLINE, {"player": player})
             nxt = _REFILL_BEGIN  # OSC-I33 variant: the triggers stay
         elif isinstance(action, Exchange):
             nxt = self._do_exchange(action.train)
@@ -763,8 +798,8 @@ class OscilloscopeState(State):
         self._legal = None
         self.result = result = self._make_outcome()
         if self._events is not None:
-            self._emit(E.SCORE, {"scores": [self.score_detail(p) for p in range(self.players)]})
-            self._emit(E.GAME_OVER, result.to_json())
+            self._emit(EV_SCORE, {"scores": [self.score_detail(p) for p in range(self.players)]})
+            self._emit(EV_GAME_OVER, result.to_json())
         return _WAIT
 
     # Setup choices -----------------------------------------------------------------------------------
@@ -772,7 +807,7 @@ class OscilloscopeState(State):
         """OSC-R6: the decider takes a train; the next player in turn order chooses next."""
         self.assigned[player] = train
         if self._events is not None:
-            self._emit(E.ASSIGN, {"player": player, "train": TRAIN_LETTERS[train], "dealt": False})
+            self._emit(EV_ASSIGN, {"player": player, "train": TRAIN_LETTERS[train], "dealt": False})
         chosen = sum(1 for a in self.assigned if a != EMPTY)
         if chosen < self.players:
             return self._wait(Phase.ASSIGN, (self.start_player + chosen) % self.players)
@@ -787,13 +822,13 @@ class OscilloscopeState(State):
         self.stock = rest[0]
         self.offer = []
         if self._events is not None:
-            self._emit(E.FILTERS, {"a": TOKENS[a], "b": TOKENS[b], "stock": TOKENS[self.stock]})
+            self._emit(EV_FILTERS, {"a": TOKENS[a], "b": TOKENS[b], "stock": TOKENS[self.stock]})
         return _SET_BEGIN
 
     # The set (OSC-R9, OSC-R54) -------------------------------------------------------------------------
     def _set_begin(self) -> int:
         if self._events is not None:
-            self._emit(E.TURN, {"player": self.turn, "set": self.sets + 1})
+            self._emit(EV_TURN, {"player": self.turn, "set": self.sets + 1})
         if self.solo:  # OSC-R54: exchange, shift, capture, end check, refill
             return self._solo_exchange_step()
         # OSC-R13: the placement is compulsory when one exists; OSC-R11 (OSC-I16): otherwise the set goes on.
@@ -805,7 +840,7 @@ class OscilloscopeState(State):
             self._legal = placements
             return _WAIT
         if self._events is not None:
-            self._emit(E.NO_TRIGGER, {"player": self.turn})
+            self._emit(EV_NO_TRIGGER, {"player": self.turn})
         return _SHIFT
 
     def _early_end_applies(self) -> bool:
@@ -825,7 +860,7 @@ class OscilloscopeState(State):
             placed = self._place(player, card, train, slot)
             result = "set" if not before else "cancelled" if not placed else \
                 "replaced" if len(self.triggers) == 1 else "added"
-            self._emit(E.PLACE, {"player": player, "card": TOKENS[card], "at": f"{TRAIN_LETTERS[train]}{slot + 1}",
+            self._emit(EV_PLACE, {"player": player, "card": TOKENS[card], "at": f"{TRAIN_LETTERS[train]}{slot + 1}",
                                  "step": step, "result": result,
                                  "discarded": [TOKENS[k] for k in self.discard[gone:]]})
         if (self.rules.lowhi_multi_per_set and card == LOH and placed and self.hands[player][LOH]
@@ -838,7 +873,7 @@ class OscilloscopeState(State):
     def _do_pass(self) -> int:
         if self._events is not None:
             step = self.more_step if self.phase is Phase.MORE else 5 if self.phase is Phase.POST else 1
-            self._emit(E.PASS, {"player": self.decider, "step": step, "more": self.phase is Phase.MORE})
+            self._emit(EV_PASS, {"player": self.decider, "step": step, "more": self.phase is Phase.MORE})
         if self.phase is Phase.MORE:
             return self._after_trigger_set(self.more_step, self.more_early_end)
         if self.phase is Phase.POST:
@@ -850,7 +885,7 @@ class OscilloscopeState(State):
             return _SET_END
         if early:
             if self._events is not None:
-                self._emit(E.EARLY_END, {"player": self.turn})
+                self._emit(EV_EARLY_END, {"player": self.turn})
             return _SET_END  # OSC-R10: steps 2-5 are skipped, top-up included (OSC-I66)
         return _SHIFT
 
@@ -949,7 +984,7 @@ class OscilloscopeState(State):
     def _shift_and_check(self) -> int:
         """Shift, then test the capture condition (OSC-R28 / OSC-R56)."""
         if self._events is not None:
-            self._emit(E.SHIFT, self._shift_facts())
+            self._emit(EV_SHIFT, self._shift_facts())
         self._shift()
         row = self._solo_capture_row() if self.solo else self._capture_row()
         if row < 0:  # OSC-R31: nothing captured, triggers stay
@@ -1076,12 +1111,12 @@ class OscilloscopeState(State):
         if recording:
             emptied = [TRAIN_LETTERS[c] for c in range(len(self.filters))
                        if filters_before[c] != EMPTY and self.filters[c] == EMPTY]
-            self._emit(E.CAPTURE, {"player": player, "position": row + 1, "cards": taken, "kept": kept_card,
+            self._emit(EV_CAPTURE, {"player": player, "position": row + 1, "cards": taken, "kept": kept_card,
                                    "clears": ["CLEAR"] * (pile[CLEAR] - clears_before),
                                    "discarded": [TOKENS[k] for k in self.discard[gone:]], "emptied": emptied})
             after = self._noise_count()
             if after != before:
-                self._emit(E.NOISE, {"count": after, "limit": 3 if self.solo else self.rules.mp_noise_limit})
+                self._emit(EV_NOISE, {"count": after, "limit": 3 if self.solo else self.rules.mp_noise_limit})
         # OSC-R33 (OSC-I34): captured slots stay empty until the next shift closes them, unless:
         if self.rules.close_gaps_on_capture:  # OSC-I34 variant
             self._close_gaps()
@@ -1126,7 +1161,7 @@ class OscilloscopeState(State):
             source[self.stock] -= 1
             self.trigger_source = source
         if self._events is not None:
-            self._emit(E.EXCHANGE, {"train": TRAIN_LETTERS[train], "card": TOKENS[card],
+            self._emit(EV_EXCHANGE, {"train": TRAIN_LETTERS[train], "card": TOKENS[card],
                                     "replaced": TOKENS[replaced] if replaced != EMPTY else None,
                                     "stock": TOKENS[self.stock] if self.stock != EMPTY else None})
         return self._after_exchange()
@@ -1228,7 +1263,7 @@ class OscilloscopeState(State):
         for c in failing:  # OSC-I44 variant: left incomplete for this set
             self.refill_stopped[c] = True
             if self._events is not None:
-                self._emit(E.STOPPED, {"train": TRAIN_LETTERS[c]})
+                self._emit(EV_STOPPED, {"train": TRAIN_LETTERS[c]})
         return True
 
     def _after_refill_play(self, player: int) -> int:
@@ -1256,7 +1291,7 @@ class OscilloscopeState(State):
         self.cards[train][slot] = card
         self.levels[train][slot] = out
         if self._events is not None:
-            self._emit(E.REFILL, {"player": player, "train": TRAIN_LETTERS[train], "card": TOKENS[card],
+            self._emit(EV_REFILL, {"player": player, "train": TRAIN_LETTERS[train], "card": TOKENS[card],
                                   "out": LEVEL_SYMBOLS[out]})
         return self._after_refill_play(player)
 
@@ -1266,7 +1301,7 @@ class OscilloscopeState(State):
             row = self.cards[train]
             if self._events is not None:
                 t = self.trigger_at(train, 0) if self.rules.trigger_anchor == "card" else None
-                self._emit(E.MAKE_ROOM, {"train": TRAIN_LETTERS[train], "card": TOKENS[row[0]],
+                self._emit(EV_MAKE_ROOM, {"train": TRAIN_LETTERS[train], "card": TOKENS[row[0]],
                                          "trigger": TOKENS[t[2]] if t is not None else None})
             self.discard.append(row[0])
             self.cards[train] = row[1:] + [EMPTY]
@@ -1302,7 +1337,7 @@ class OscilloscopeState(State):
         self._from_hand(player, card)
         self.discard.append(card)
         if self._events is not None:
-            self._emit(E.DISCARD, {"player": player, "card": TOKENS[card]})
+            self._emit(EV_DISCARD, {"player": player, "card": TOKENS[card]})
         self.refill_discards[player] += 1
         if deliberate:
             self.refill_deliberate[player] = True
@@ -1315,7 +1350,7 @@ class OscilloscopeState(State):
         if not pulse:
             if not self.discard:  # OSC-R44: the draw is skipped
                 if self._events is not None:
-                    self._emit(E.DRAW_SKIPPED, {"player": player})
+                    self._emit(EV_DRAW_SKIPPED, {"player": player})
                 return False
             self._rebuild()
             pulse = self.pulse
@@ -1326,12 +1361,12 @@ class OscilloscopeState(State):
             self.known[player][card] += 1
             self.known_count += 1
             if self._events is not None:
-                self._emit(E.DRAW, {"player": player, "deck": "pulse", "card": TOKENS[card], "known": True})
+                self._emit(EV_DRAW, {"player": player, "deck": "pulse", "card": TOKENS[card], "known": True})
         else:
             self.drawn_pulse[player][card] += 1
             self.origin[player][ANY_ORIGIN if self.pulse_mixed else PULSE_ORIGIN] += 1
             if self._events is not None:
-                self._emit(E.DRAW, {"player": player, "deck": "pulse"}, {"card": TOKENS[card]}, (player,))
+                self._emit(EV_DRAW, _PULSE_DRAW[player], _CARD_SECRET[card], _SEAT_TO[player])
         return True
 
     def _rebuild(self) -> None:
@@ -1341,7 +1376,7 @@ class OscilloscopeState(State):
         """
         deck = self.discard
         if self._events is not None:
-            self._emit(E.RESHUFFLE, {"cards": counts_to_tokens(counts_of(deck)), "count": len(deck)})
+            self._emit(EV_RESHUFFLE, {"cards": counts_to_tokens(counts_of(deck)), "count": len(deck)})
         self.discard = []
         self.rng.shuffle(deck)
         self.pulse = deck
@@ -1357,7 +1392,7 @@ class OscilloscopeState(State):
         self.drawn_trigger[player][card] += 1
         self.origin[player][TRIGGER_ORIGIN] += 1
         if self._events is not None:
-            self._emit(E.DRAW, {"player": player, "deck": "trigger"}, {"card": TOKENS[card]}, (player,))
+            self._emit(EV_DRAW, _TRIGGER_DRAW[player], _CARD_SECRET[card], _SEAT_TO[player])
 
     def _draw_one(self, player: int, deck: Deck) -> None:
         if deck is Deck.TRIGGER:
@@ -1484,23 +1519,23 @@ class OscilloscopeState(State):
         the start player, each dealt hand to its owner only, the solo offer, trains dealt at random."""
         for c in range(self.ntrains):
             under = self.setup_under[c] if c < len(self.setup_under) else []
-            self._emit(E.TRAIN, {"train": TRAIN_LETTERS[c], "cards": [TOKENS[k] for k in self.cards[c] if k != EMPTY],
+            self._emit(EV_TRAIN, {"train": TRAIN_LETTERS[c], "cards": [TOKENS[k] for k in self.cards[c] if k != EMPTY],
                                  "under": [TOKENS[k] for k in under]})
         n = self.players
         if not self.solo:
-            self._emit(E.START, {"player": self.start_player})
+            self._emit(EV_START, {"player": self.start_player})
         for i in range(n):
             p = (self.start_player + i) % n
             pulse, trigger = self.drawn_pulse[p], self.drawn_trigger[p]
-            self._emit(E.DEAL, {"player": p, "pulse": sum(pulse), "trigger": sum(trigger)},
+            self._emit(EV_DEAL, {"player": p, "pulse": sum(pulse), "trigger": sum(trigger)},
                        {"pulse_cards": counts_to_tokens(pulse), "trigger_cards": counts_to_tokens(trigger)}, (p,))
         if self.solo:
-            self._emit(E.OFFER, {"cards": [TOKENS[k] for k in self.offer]})
+            self._emit(EV_OFFER, {"cards": [TOKENS[k] for k in self.offer]})
         elif self.phase is not Phase.ASSIGN:  # train_assignment = random (OSC-I11)
             for p in range(n):
-                self._emit(E.ASSIGN, {"player": p, "train": TRAIN_LETTERS[self.assigned[p]], "dealt": True})
+                self._emit(EV_ASSIGN, {"player": p, "train": TRAIN_LETTERS[self.assigned[p]], "dealt": True})
             if self.phase is Phase.TRIGGER:
-                self._emit(E.TURN, {"player": self.turn, "set": self.sets + 1})
+                self._emit(EV_TURN, {"player": self.turn, "set": self.sets + 1})
 
     def view(self, player: int | None) -> dict[str, Any]:
         """What ``player`` may know (OSC-I63) and remembers (OSC-I-CT14); None is a spectator."""

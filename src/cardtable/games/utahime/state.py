@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import IntEnum
 from itertools import combinations
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 from cardtable.core.game import Action, Outcome, State
 
@@ -67,6 +67,46 @@ from .cards import (
 )
 from .events import UtahimeEvent as E
 from .options import CardDef, OptionSet, Step
+
+# Event kinds as module constants (an enum attribute costs a class lookup, and events are emitted in
+# the hot path of every recording game).
+EV_ATTACK: Final = E.ATTACK
+EV_BLOCK: Final = E.BLOCK
+EV_CHOOSE_NOTHING: Final = E.CHOOSE_NOTHING
+EV_COSMIC: Final = E.COSMIC
+EV_DEAL: Final = E.DEAL
+EV_DISCARD: Final = E.DISCARD
+EV_DRAW: Final = E.DRAW
+EV_EFFECT: Final = E.EFFECT
+EV_END_WINDOW: Final = E.END_WINDOW
+EV_ENERGY: Final = E.ENERGY
+EV_EXCHANGE: Final = E.EXCHANGE
+EV_FLIP: Final = E.FLIP
+EV_GAME_END: Final = E.GAME_END
+EV_HEART_NEXT: Final = E.HEART_NEXT
+EV_HERO: Final = E.HERO
+EV_JOKER: Final = E.JOKER
+EV_LOOK: Final = E.LOOK
+EV_MILL: Final = E.MILL
+EV_NO_BLOCK: Final = E.NO_BLOCK
+EV_NO_COSMIC: Final = E.NO_COSMIC
+EV_NO_REACT: Final = E.NO_REACT
+EV_OPTION: Final = E.OPTION
+EV_PASS: Final = E.PASS
+EV_PICK: Final = E.PICK
+EV_REACT: Final = E.REACT
+EV_RECOVER: Final = E.RECOVER
+EV_REVEAL: Final = E.REVEAL
+EV_SET: Final = E.SET
+EV_SETUP: Final = E.SETUP
+EV_STALL: Final = E.STALL
+EV_SUCCESS: Final = E.SUCCESS
+EV_TAKE: Final = E.TAKE
+EV_TAKE_NOTHING: Final = E.TAKE_NOTHING
+EV_TURN: Final = E.TURN
+EV_WISH: Final = E.WISH
+EV_WISHES_SHOWN: Final = E.WISHES_SHOWN
+
 
 if TYPE_CHECKING:
     from .game import UtahimeGame
@@ -763,7 +803,7 @@ class UtahimeState(State):
             self._do_block(action)
         elif kind is NoBlock:
             if self._events is not None:
-                self._emit(E.NO_BLOCK, {"player": 1 - self.attacker})
+                self._emit(EV_NO_BLOCK, {"player": 1 - self.attacker})
             self._succeed()
         elif kind is Pass:
             assert isinstance(action, Pass)
@@ -772,7 +812,7 @@ class UtahimeState(State):
             pile = self.discards[a]
             pile[i] = pile[i] & ~UP | SEEN  # UTA-R44; everybody saw it go face down (UTA-I-CT21)
             if self._events is not None:
-                self._emit(E.PASS, {"player": a, "card": action.card})
+                self._emit(EV_PASS, {"player": a, "card": action.card})
                 before = list(self.energy)
                 self._gain(a, 1)  # UTA-R43
                 self._say_energy(before)
@@ -788,7 +828,7 @@ class UtahimeState(State):
             before = list(self.energy)
             self._gain(a, 1)
             if self._events is not None:
-                self._emit(E.FLIP, {"player": a, "target": a, "card": action.card})
+                self._emit(EV_FLIP, {"player": a, "target": a, "card": action.card})
                 self._say_energy(before)
             self.free_used = True  # a free flip makes a stall live (UTA-I-CT5)
         elif kind is SetCard:
@@ -799,7 +839,7 @@ class UtahimeState(State):
             if self.look == 1 - a:  # a seat looking at this hand sees which card is set (UTA-I-CT21)
                 self.priv_hand[1 - a][card] = (self.turn, 0)
             if self._events is not None:
-                self._emit(E.SET, {"player": a, "turn": self.turn}, {"card": action.card}, self._watchers(a))
+                self._emit(EV_SET, {"player": a, "turn": self.turn}, {"card": action.card}, self._watchers(a))
             if not self.unlock_turn[a]:
                 self.unlock_turn[a] = self.turn
             if self.rules.jqk_set_costs_action:  # UTA-I-CT6
@@ -811,20 +851,20 @@ class UtahimeState(State):
         elif kind is Stall:
             self.stalled = True  # UTA-R56
             if self._events is not None:
-                self._emit(E.STALL, {"player": self.attacker})
+                self._emit(EV_STALL, {"player": self.attacker})
             self._end_step()
         elif kind is React:
             self._do_react()
         elif kind is NoReact:
             if self._events is not None:
-                self._emit(E.NO_REACT, {"player": 1 - self.attacker})
+                self._emit(EV_NO_REACT, {"player": 1 - self.attacker})
             self._resolve_success(reacted=False)
         elif kind is Take:
             assert isinstance(action, Take)
             self._do_take(action)
         elif kind is TakeNothing:
             if self._events is not None:
-                self._emit(E.TAKE_NOTHING, {"player": self.attacker, "target": 1 - self.attacker})
+                self._emit(EV_TAKE_NOTHING, {"player": self.attacker, "target": 1 - self.attacker})
             self._finish_success()
         elif kind is Draw:
             assert isinstance(action, Draw)
@@ -839,7 +879,7 @@ class UtahimeState(State):
             self._do_pick(action)
         elif kind is EndWindow:
             if self._events is not None:
-                self._emit(E.END_WINDOW, {"player": self.current_player})
+                self._emit(EV_END_WINDOW, {"player": self.current_player})
             if self.phase == Phase.BLOCKER_WINDOW:
                 self.phase = Phase.POST
             else:
@@ -849,7 +889,7 @@ class UtahimeState(State):
             self._do_cosmic(action)
         elif kind is NoCosmic:
             if self._events is not None:
-                self._emit(E.NO_COSMIC, {"player": self.attacker})
+                self._emit(EV_NO_COSMIC, {"player": self.attacker})
             self._cleanup()
         elif kind is UseOption:
             assert isinstance(action, UseOption)
@@ -862,7 +902,7 @@ class UtahimeState(State):
         elif kind is ChooseNothing:
             assert self.eff is not None
             if self._events is not None:
-                self._emit(E.CHOOSE_NOTHING, {"player": self.eff[0]})
+                self._emit(EV_CHOOSE_NOTHING, {"player": self.eff[0]})
             self.eff[3] += 1
             self._run_effect()
         elif kind is NameSuit:
@@ -885,7 +925,7 @@ class UtahimeState(State):
         self.wished[seat] = resolve(parsed[0], False, seat)
         recording = self._events is not None
         if recording:
-            self._emit(E.WISH, {"player": seat}, {"card": action.card}, (seat,))
+            self._emit(EV_WISH, {"player": seat}, {"card": action.card}, (seat,))
         if seat == 0:
             return
         for p in (0, 1):
@@ -897,13 +937,13 @@ class UtahimeState(State):
                 if deck:
                     self.hands[p].append(deck.pop())
             if recording:
-                self._emit(E.DEAL, {"player": p, "count": len(self.hands[p])},
+                self._emit(EV_DEAL, {"player": p, "count": len(self.hands[p])},
                            {"cards": [token(c, p) for c in self.hands[p]]}, (p,))
         if self.rules.wished_card_public:  # UTA-I14 variant: both wished cards are shown (UTA-I-CT12)
             for p in (0, 1):
                 self._seen_in_hand(self.wished[p], p)
             if recording:
-                self._emit(E.WISHES_SHOWN, {"cards": [token(self.wished[p], p) for p in (0, 1)]})
+                self._emit(EV_WISHES_SHOWN, {"cards": [token(self.wished[p], p) for p in (0, 1)]})
         self._start_turn()
 
     def _start_turn(self) -> None:
@@ -929,11 +969,11 @@ class UtahimeState(State):
                 self.rescue = True
             elif self.rules.end_on_empty_hand:
                 if self._events is not None:
-                    self._emit(E.TURN, {"turn": turn, "player": a, "rescue": False})
+                    self._emit(EV_TURN, {"turn": turn, "player": a, "rescue": False})
                 self._finish(f"P{a + 1} starts turn {turn} with no cards in hand", "UTA-R55")
                 return
         if self._events is not None:
-            self._emit(E.TURN, {"turn": turn, "player": a, "rescue": self.rescue})
+            self._emit(EV_TURN, {"turn": turn, "player": a, "rescue": self.rescue})
 
     def _end_step(self) -> None:
         """UTA-R10 step 6: the cosmic card decision, if one could be taken (UTA-R52)."""
@@ -960,7 +1000,7 @@ class UtahimeState(State):
         if self._events is not None:
             out = self.outcome()
             assert out is not None
-            self._emit(E.GAME_END, {"reason": reason, "rule": rule, "detail": out.detail,
+            self._emit(EV_GAME_END, {"reason": reason, "rule": rule, "detail": out.detail,
                                     "winners": list(out.winners), "scores": list(out.scores or ())})
 
     # energy, drawing, moving -----------------------------------------------------------------------
@@ -980,7 +1020,7 @@ class UtahimeState(State):
         for seat in (0, 1):
             now = self.energy[seat]
             if now != before[seat]:
-                self._emit(E.ENERGY, {"player": seat, "change": now - before[seat], "energy": now})
+                self._emit(EV_ENERGY, {"player": seat, "change": now - before[seat], "energy": now})
 
     def _draw(self, seat: int, count: int, ignore_limit: bool = False) -> int:
         """UTA-R53/R54: draw from the top of the own deck while the hand has room."""
@@ -993,7 +1033,7 @@ class UtahimeState(State):
         if drawn and self.look == 1 - seat:  # a look ends when the hand gains a card (UTA-I-CT2)
             self.look = -1
         if self._events is not None:
-            self._emit(E.DRAW, {"player": seat, "count": drawn},
+            self._emit(EV_DRAW, {"player": seat, "count": drawn},
                        {"cards": [token(c, seat) for c in hand[len(hand) - drawn:]]} if drawn else None, (seat,))
         return drawn
 
@@ -1025,7 +1065,7 @@ class UtahimeState(State):
             public["suit"] = SUIT_LETTERS[value]
         else:
             public["half_points"] = value
-        self._emit(E.EFFECT, public)
+        self._emit(EV_EFFECT, public)
 
     # the attack ----------------------------------------------------------------------------------
     def _do_attack(self, action: Attack) -> None:
@@ -1037,7 +1077,7 @@ class UtahimeState(State):
         rank, suit = RANK[card], SUIT[card]
         recording = self._events is not None
         if recording:
-            self._emit(E.ATTACK, {"player": a, "card": action.card, "next": action.next, "bans": action.bans})
+            self._emit(EV_ATTACK, {"player": a, "card": action.card, "next": action.next, "bans": action.bans})
             registered = len(self.effects)
             before = list(self.energy)
         if rank == ACE or rank >= 11:
@@ -1093,7 +1133,7 @@ class UtahimeState(State):
         self.discards[d].append(card | (UP if face_up else SEEN) | SELF)
         self._forget(card, d)
         if self._events is not None:
-            self._emit(E.BLOCK, {"player": d, "card": action.card, "face_up": face_up})
+            self._emit(EV_BLOCK, {"player": d, "card": action.card, "face_up": face_up})
         self.blk = card
         rank = RANK[card]
         if rules.rank_effects_on_block and 2 <= rank <= 10:  # UTA-I27 variant: for turn t+2 (UTA-I-CT19)
@@ -1116,7 +1156,7 @@ class UtahimeState(State):
         card, a = self.atk, self.attacker
         d = 1 - a
         if self._events is not None:
-            self._emit(E.SUCCESS, {"player": a})
+            self._emit(EV_SUCCESS, {"player": a})
         suit = SUIT[card]
         if suit in (HEARTS, CLUBS):
             self.success_kind = DRAW_EFFECT
@@ -1150,7 +1190,7 @@ class UtahimeState(State):
         self._from_hand(d, ace)
         self._forget(ace, d)
         if self._events is not None:
-            self._emit(E.REACT, {"player": d, "card": token(ace, d)})
+            self._emit(EV_REACT, {"player": d, "card": token(ace, d)})
         self.discards[d].append(ace | UP | SELF)
         self.reacted = ace
         self._resolve_success(reacted=True)
@@ -1188,7 +1228,7 @@ class UtahimeState(State):
             self.discards[d].append(card)  # UTA-R24: face down; the attacker chose it, so knows it
             self._hidden_exit(d, card, (a,))
             if recording:
-                self._emit(E.TAKE, {"player": a, "target": d, "face_up": False, "pile": d, "where": "last"},
+                self._emit(EV_TAKE, {"player": a, "target": d, "face_up": False, "pile": d, "where": "last"},
                            {"card": action.card}, (a, d))
             self._finish_success()
             return
@@ -1206,7 +1246,7 @@ class UtahimeState(State):
         else:
             self.discards[d].append(card | UP)
         if recording:
-            self._emit(E.TAKE, {"player": a, "target": d, "face_up": True, "pile": owner, "where": where,
+            self._emit(EV_TAKE, {"player": a, "target": d, "face_up": True, "pile": owner, "where": where,
                                 "card": action.card})
         if self.success_kind == DNEXT_EFFECT and not self.rules.diamond_next_penalty_always:
             self._add_effect((self.turn + 1, BLOCK_BONUS, a, -4))  # UTA-I61 variant (UTA-I-CT20)
@@ -1235,7 +1275,7 @@ class UtahimeState(State):
         a = self.attacker
         self.joker_up[a] = False
         if self._events is not None:
-            self._emit(E.JOKER, {"player": a})
+            self._emit(EV_JOKER, {"player": a})
         if self.rules.optional_draws:
             self.draw_queue = [[a, 2], [1 - a, 2]]
             self.draw_then = DRAWS_THEN_END
@@ -1260,7 +1300,7 @@ class UtahimeState(State):
             pile.append(card | COST)  # face down; everybody knows it is a heart (UTA-I-CT22)
             self._hidden_exit(seat, card, watchers[1:])
             if recording:
-                self._emit(E.HEART_NEXT, {"player": seat, "suit": "H"}, {"card": action.card}, watchers)
+                self._emit(EV_HEART_NEXT, {"player": seat, "suit": "H"}, {"card": action.card}, watchers)
         else:
             for i, e in enumerate(pile):
                 if e & CARD_MASK == card:
@@ -1268,13 +1308,13 @@ class UtahimeState(State):
                     break
             pile[i] |= SEEN
             if recording:
-                self._emit(E.HEART_NEXT, {"player": seat, "suit": "H", "card": action.card, "source": "played_card"})
+                self._emit(EV_HEART_NEXT, {"player": seat, "suit": "H", "card": action.card, "source": "played_card"})
         self.hn_turn[seat] = True
         self.hn_game[seat] = True
         deck = self.decks[seat]
         self.revealed = [deck.pop() for _ in range(min(3, len(deck)))]
         if recording:
-            self._emit(E.REVEAL, {"player": seat, "cards": [token(c, seat) for c in self.revealed]})
+            self._emit(EV_REVEAL, {"player": seat, "cards": [token(c, seat) for c in self.revealed]})
         self.hn_user = seat
         self.hn_resume = Phase.POST
         if len(self.revealed) == 1:  # UTA-I-CT13
@@ -1295,7 +1335,7 @@ class UtahimeState(State):
             if c != card:
                 pile.append(c | SEEN)  # UTA-I69: face down, but everybody saw them (UTA-I-CT21)
         if self._events is not None:
-            self._emit(E.PICK, {"player": seat, "card": token(card, seat),
+            self._emit(EV_PICK, {"player": seat, "card": token(card, seat),
                                 "discarded": [token(c, seat) for c in self.revealed if c != card]})
         self.revealed = []
         self.hn_user = -1
@@ -1310,7 +1350,7 @@ class UtahimeState(State):
         self.pools[a].remove(card)
         self._to_hand(a, card)
         if self._events is not None:
-            self._emit(E.COSMIC, {"player": a, "card": action.card})
+            self._emit(EV_COSMIC, {"player": a, "card": action.card})
         self.cosmic_taken = True
         if self.phase == Phase.END:
             self._cleanup()
@@ -1323,7 +1363,7 @@ class UtahimeState(State):
             if card.name == action.name and self.opt_up[seat][slot]:
                 self.opt_up[seat][slot] = False  # UTA-R46: turned face down, spent
                 if self._events is not None:
-                    self._emit(E.OPTION, {"player": seat, "option": action.name, "slot": slot})
+                    self._emit(EV_OPTION, {"player": seat, "option": action.name, "slot": slot})
                 self._start_effect(seat, 0, slot)
                 return
 
@@ -1333,7 +1373,7 @@ class UtahimeState(State):
         self.hero_left[seat] -= 1
         if self._events is not None:
             hero = self.kit.heroes[seat]
-            self._emit(E.HERO, {"player": seat, "hero": hero.name if hero is not None else ""})
+            self._emit(EV_HERO, {"player": seat, "hero": hero.name if hero is not None else ""})
         self._start_effect(seat, 1, 0)
 
     def _start_effect(self, seat: int, source: int, slot: int) -> None:
@@ -1383,7 +1423,7 @@ class UtahimeState(State):
                 public: dict[str, Any] = {"player": user, "count": len(milled), "face_up": face_up}
                 if face_up:
                     public["cards"] = tokens
-                self._emit(E.MILL, public, None if face_up else {"cards": tokens}, (user,))
+                self._emit(EV_MILL, public, None if face_up else {"cards": tokens}, (user,))
         elif do == "forbid_suit":
             self._forbid(opp, step.suit)
         elif do == "change_energy":
@@ -1419,14 +1459,14 @@ class UtahimeState(State):
                 public: dict[str, Any] = {"player": user, "target": owner, "face_up": face_up, "pile": owner}
                 if face_up:
                     public["card"] = action.card
-                self._emit(E.DISCARD, public, None if face_up else {"card": action.card}, watchers)
+                self._emit(EV_DISCARD, public, None if face_up else {"card": action.card}, watchers)
         elif do == "exchange":  # UTA-R39: J/Q/K may be chosen, set or not; face down, then draw (UTA-I-CT15)
             watchers = self._watchers(owner)
             self._from_hand(owner, card)
             self.discards[owner].append(card)
             self._hidden_exit(owner, card, watchers[1:])
             if recording:
-                self._emit(E.EXCHANGE, {"player": owner}, {"card": action.card}, watchers)
+                self._emit(EV_EXCHANGE, {"player": owner}, {"card": action.card}, watchers)
             self._draw(owner, 1, card_def.ignore_hand_limit)
         elif do == "recover":
             pile = self.discards[owner]
@@ -1436,7 +1476,7 @@ class UtahimeState(State):
                     break
             self._to_hand(owner, card)
             if recording:
-                self._emit(E.RECOVER, {"player": owner, "card": action.card})
+                self._emit(EV_RECOVER, {"player": owner, "card": action.card})
         elif do == "flip_discard":
             pile = self.discards[owner]
             for i, e in enumerate(pile):
@@ -1444,7 +1484,7 @@ class UtahimeState(State):
                     pile[i] = e & ~UP | SEEN
                     break
             if recording:
-                self._emit(E.FLIP, {"player": user, "target": owner, "card": action.card})
+                self._emit(EV_FLIP, {"player": user, "target": owner, "card": action.card})
         self.eff[3] += 1
         self._run_effect()
 
@@ -1541,7 +1581,7 @@ class UtahimeState(State):
         if self._events is not None:
             sets = self.set_turn[target]
             ordered = sorted(hand, key=SORT_KEY.__getitem__)
-            self._emit(E.LOOK, {"player": looker, "target": target},
+            self._emit(EV_LOOK, {"player": looker, "target": target},
                        {"hand": [token(c, target) for c in ordered],
                         "set": [{"card": token(c, target), "turn": sets[c]} for c in ordered if c in sets]},
                        (looker,))
@@ -1557,7 +1597,7 @@ class UtahimeState(State):
             reason = "chosen at random, UTA-I16"
         else:
             reason = "rule flag first_player, UTA-I16"
-        self._emit(E.SETUP, {"first_player": self.first, "reason": reason})
+        self._emit(EV_SETUP, {"first_player": self.first, "reason": reason})
 
     # -- outcome (UTA-R55-R58) ------------------------------------------------------------------------
     def outcome(self) -> Outcome | None:

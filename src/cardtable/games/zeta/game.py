@@ -90,12 +90,16 @@ class ZetaGame(Game[ZetaRules]):
         return lists
 
     def _new_state(self, seed: int, setup: dict[str, Any], rng: random.Random, record: bool = False) -> ZetaState:
-        """The initial state; with ``record`` its setup events are kept (see ``ZetaState._setup_events``)."""
+        """The initial state; with ``record`` it records while it deals (what ``_setup_events`` rebuilds later)."""
         state = ZetaState(self, seed, setup, rng, self._decklists(setup, rng))
         if record:
             state.record_events()
         state._setup()
         return state
+
+    def _new_recording_state(self, seed: int, setup: dict[str, Any], rng: random.Random) -> ZetaState:
+        """The initial state recording from the deal on (no second deal to learn the setup's events)."""
+        return self._new_state(seed, setup, rng, record=True)
 
     def parse_action(self, text: str) -> Action:
         """Parse Zeta notation (see ``cardtable.games.zeta.actions``)."""

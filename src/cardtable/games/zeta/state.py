@@ -15,7 +15,7 @@ import random
 from collections import Counter
 from collections.abc import Iterator, Sequence
 from enum import IntEnum, StrEnum
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 from cardtable.core import Action, Outcome, State
 from cardtable.core.rng import clone_rng, shuffle
@@ -68,6 +68,34 @@ from .cards import (
 )
 from .events import ZetaEvent
 from .rules import ZetaRules
+
+# Event kinds as module constants (an enum attribute costs a class lookup, and events are emitted in
+# the hot path of every recording game).
+EV_BLOCK: Final = ZetaEvent.BLOCK
+EV_DEAL: Final = ZetaEvent.DEAL
+EV_DECISION: Final = ZetaEvent.DECISION
+EV_DECLINE: Final = ZetaEvent.DECLINE
+EV_DESTROY: Final = ZetaEvent.DESTROY
+EV_DRAW: Final = ZetaEvent.DRAW
+EV_DRAW_SKIPPED: Final = ZetaEvent.DRAW_SKIPPED
+EV_EFFECT: Final = ZetaEvent.EFFECT
+EV_FIRST_PLAYER: Final = ZetaEvent.FIRST_PLAYER
+EV_GAME_OVER: Final = ZetaEvent.GAME_OVER
+EV_LINE: Final = ZetaEvent.LINE
+EV_MULLIGAN: Final = ZetaEvent.MULLIGAN
+EV_NEGATED: Final = ZetaEvent.NEGATED
+EV_NO_EFFECT: Final = ZetaEvent.NO_EFFECT
+EV_PASS: Final = ZetaEvent.PASS
+EV_PLACE: Final = ZetaEvent.PLACE
+EV_REMOVE: Final = ZetaEvent.REMOVE
+EV_RETURN: Final = ZetaEvent.RETURN
+EV_TURN: Final = ZetaEvent.TURN
+
+# Event parts every recording game repeats, made once; an event's parts are read-only (core.events).
+_SEAT_TO: Final = ((0,), (1,))
+_TURN_DRAW: Final = ({"player": 0, "cause": "turn"}, {"player": 1, "cause": "turn"})
+_CARD_SECRET: Final = tuple({"card": card.id} for card in CARDS)
+
 
 if TYPE_CHECKING:
     from .game import ZetaGame
@@ -324,11 +352,11 @@ class ZetaState(State):
         self.active = self.first
         events = self._events
         if events is not None:
-            self._emit(ZetaEvent.FIRST_PLAYER, {"player": self.first, "coin_toss": rules.first_player == "random"})
+            self._emit(EV_FIRST_PLAYER, {"player": self.first, "coin_toss": rules.first_player == "random"})
         for seat, n in ((self.first, 3), (1 - self.first, 4 if rules.second_player_extra_card else 3)):  # ZETA-R9, R10
             dealt = self._draw(seat, n, None)
             if events is not None:
-                self._emit(ZetaEvent.DEAL, {"player": seat, "count": len(dealt)},
+                self._emit(EV_DEAL, {"player": seat, "count": len(dealt)},
                            {"cards": [CARDS[c].id for c in sorted(dealt)]}, (seat,))
         if rules.mulligan == "once":  # ZETA-R11: P1 then P2 may redraw once
             self.mulligan_left = [self.first, 1 - self.first]
@@ -628,7 +656,7 @@ class ZetaState(State):
                     return act
         elif kind is Pass and self.phase == MAIN and player is None and self.result is None and self.fast_path:
             if self._events is not None:
-                self._emit(ZetaEvent.PASS, {"player": self.active})
+                self._emit(EV_PASS, {"player": self.active})
             self._end_turn()  # ZETA-R13
             self.history.append("pass")
             return PASS
@@ -661,7 +689,7 @@ class ZetaState(State):
             marks[1] &= ~bit
         events = self._events
         if events is not None:
-            self._emit(ZetaEvent.PLACE, {"player": seat, "card": CARDS[c].id, "square": self.geo.names[s],
+            self._emit(EV_PLACE, {"player": seat, "card": CARDS[c].id, "square": self.geo.names[s],
                                          "covers": None, "vacancy": False, "extra": False})
         if self.overline:
             for w in self.geo.windows_through[s]:
@@ -696,9 +724,10 @@ class ZetaState(State):
         hand[d] += 1
         self.held[nxt] |= 1 << d
         self.hand_size[nxt] += 1
-        if events is not None:
-            self._emit(ZetaEvent.TURN, {"turn": t + 1, "player": nxt})
-            self._emit(ZetaEvent.DRAW, {"player": nxt, "cause": "turn"}, {"card": CARDS[d].id}, (nxt,))
+        if events is not None:  # what ``_emit`` appends, inlined; the draw's parts are shared (read-only)
+            move = len(self.history)
+            events.append((EV_TURN, {"turn": t + 1, "player": nxt}, None, (), move))
+            events.append((EV_DRAW, _TURN_DRAW[nxt], _CARD_SECRET[d], _SEAT_TO[nxt], move))
 
     def _win(self, seat: int, c: int, s: int) -> None:
         line: list[str] | None = None
@@ -776,7 +805,7 @@ class ZetaState(State):
             self._place(seat, c, action.square, top)
         elif kind is Pass:
             if recording:
-                self._emit(ZetaEvent.PASS, {"player": self.active})
+                self._emit(EV_PASS, {"player": self.active})
             self._end_turn()  # ZETA-R13
             return
         elif kind is Target:
@@ -791,10 +820,10 @@ class ZetaState(State):
                 self.marks[0] &= ~bit
                 self.marks[1] &= ~bit
                 if recording:
-                    self._emit(ZetaEvent.BLOCK, {"player": self.decider, "square": self.geo.names[action.square]})
+                    self._emit(EV_BLOCK, {"player": self.decider, "square": self.geo.names[action.square]})
         elif kind is Decline:
             if recording:
-                self._emit(ZetaEvent.DECLINE, {"player": self.decider, "source": CARDS[self.pending["source"]].id})
+                self._emit(EV_DECLINE, {"player": self.decider, "source": CARDS[self.pending["source"]].id})
             self.phase = MAIN
             self.pending = {}
         elif kind is DestroyFromHand:
@@ -827,7 +856,7 @@ class ZetaState(State):
                 self.rng.shuffle(self.decks[seat])
                 self._draw(seat, n, None)
             if recording:
-                self._emit(ZetaEvent.MULLIGAN, {"player": seat, "taken": action.take, "count": n},
+                self._emit(EV_MULLIGAN, {"player": seat, "taken": action.take, "count": n},
                            {"cards": [CARDS[c].id for c in self.hand_cards(seat)]} if action.take else None, (seat,))
             if self.mulligan_left:
                 self.decider = self.mulligan_left[0]
@@ -844,7 +873,7 @@ class ZetaState(State):
         self.decider = seat
         self.phase = MAIN
         if self._events is not None:
-            self._emit(ZetaEvent.TURN, {"turn": self.turn, "player": seat})
+            self._emit(EV_TURN, {"turn": self.turn, "player": seat})
         if not self.decks[seat]:  # ZETA-R12 step 1 / R23: deck-out at turn start
             self._finish((1 - seat,), EndReason.DECK_OUT, "ZETA-R23",
                          f"{self.player_label(seat)}'s deck was empty at the start of turn {self.turn}")
@@ -854,7 +883,7 @@ class ZetaState(State):
         if self.apprentice[seat] == self.turn and self.hand_size[seat] >= 4:  # ZETA-I35 opponent_turn_start
             self.negate[seat] = self.turn
             if self._events is not None:
-                self._emit(ZetaEvent.EFFECT, {"effect": "negate_fanfares", "player": seat, "turn": self.turn,
+                self._emit(EV_EFFECT, {"effect": "negate_fanfares", "player": seat, "turn": self.turn,
                                               "cause": CARDS[APPRENTICE].id})
 
     def _end_turn(self) -> None:
@@ -872,7 +901,7 @@ class ZetaState(State):
         if self._events is not None:
             public: dict[str, Any] = self.result.to_json()
             public["line"] = line
-            self._emit(ZetaEvent.GAME_OVER, public)
+            self._emit(EV_GAME_OVER, public)
 
     # ------------------------------------------------------------------ events
     def _emit_decision(self) -> None:
@@ -889,14 +918,14 @@ class ZetaState(State):
                 public["targets"] = [names[q] for q in self.geo.squares(p["mask"])]
             if "lines" in p:
                 public["lines"] = [str(self._line_action(k, i)) for k, i in p["lines"]]
-        self._emit(ZetaEvent.DECISION, public)
+        self._emit(EV_DECISION, public)
 
     # Callers test ``self._events is not None`` first (hot paths pay one attribute test, not a call).
     def _emit_effect(self, effect: str, seat: int, turn: int, cause: int) -> None:
-        self._emit(ZetaEvent.EFFECT, {"effect": effect, "player": seat, "turn": turn, "cause": CARDS[cause].id})
+        self._emit(EV_EFFECT, {"effect": effect, "player": seat, "turn": turn, "cause": CARDS[cause].id})
 
     def _emit_no_effect(self, seat: int, c: int, s: int) -> None:
-        self._emit(ZetaEvent.NO_EFFECT, {"player": seat, "card": CARDS[c].id, "square": self.geo.names[s]})
+        self._emit(EV_NO_EFFECT, {"player": seat, "card": CARDS[c].id, "square": self.geo.names[s]})
 
     # ------------------------------------------------------------------ zones
     def _draw(self, seat: int, n: int, cause: int | None) -> list[int]:
@@ -913,7 +942,7 @@ class ZetaState(State):
         for _ in range(n):
             if not deck:
                 if events is not None and cause is not None:
-                    self._emit(ZetaEvent.DRAW_SKIPPED, {"player": seat, "cause": cause_id(cause)})
+                    self._emit(EV_DRAW_SKIPPED, {"player": seat, "cause": cause_id(cause)})
                 if self.rules.empty_deck_draw == "lose_immediately" and self.result is None:
                     self.held[seat] = held
                     self.hand_size[seat] += len(drawn)
@@ -926,7 +955,7 @@ class ZetaState(State):
             held |= 1 << c
             drawn.append(c)
             if events is not None and cause is not None:
-                self._emit(ZetaEvent.DRAW, {"player": seat, "cause": cause_id(cause)}, {"card": CARDS[c].id}, (seat,))
+                self._emit(EV_DRAW, {"player": seat, "cause": cause_id(cause)}, _CARD_SECRET[c], _SEAT_TO[seat])
         self.held[seat] = held
         self.hand_size[seat] += len(drawn)
         return drawn
@@ -949,7 +978,7 @@ class ZetaState(State):
             if self.known_mask and cause != FORTUNE:
                 self._forget(seat, c)
             if events is not None:
-                self._emit(ZetaEvent.DESTROY if disposal == "destroy" else ZetaEvent.REMOVE,
+                self._emit(EV_DESTROY if disposal == "destroy" else EV_REMOVE,
                            {"owner": seat, "card": CARDS[c].id, "zone": "hand", "square": None, "cause": CARDS[cause].id,
                             "by": seat if by is None else by, "random": at_random})
         self.hand_size[seat] -= len(cards)
@@ -985,7 +1014,7 @@ class ZetaState(State):
             self.marks[1 - o] &= ~bit
             self.ever[o] |= bit
             if events is not None:
-                self._emit(ZetaEvent.DESTROY, {"owner": o, "card": CARDS[c].id, "zone": "board",
+                self._emit(EV_DESTROY, {"owner": o, "card": CARDS[c].id, "zone": "board",
                                                "square": self.geo.names[s], "cause": CARDS[cause].id, "by": by,
                                                "random": False})
 
@@ -1015,7 +1044,7 @@ class ZetaState(State):
         self.marks[1] &= ~bit
         self.frames.append([seat, c, s, int(top), 0, covered, vacancy])
         if self._events is not None:
-            self._emit(ZetaEvent.PLACE, {"player": seat, "card": CARDS[c].id, "square": self.geo.names[s],
+            self._emit(EV_PLACE, {"player": seat, "card": CARDS[c].id, "square": self.geo.names[s],
                                          "covers": CARDS[covered].id if covered >= 0 else None,
                                          "vacancy": bool(vacancy), "extra": not top})
 
@@ -1114,7 +1143,7 @@ class ZetaState(State):
         if self.negate[seat] == self.turn:  # ZETA-R35: the Fanfare has no effect
             events = self._events
             if events is not None:
-                self._emit(ZetaEvent.NEGATED, {"player": seat, "card": CARDS[fr[F_CARD]].id,
+                self._emit(EV_NEGATED, {"player": seat, "card": CARDS[fr[F_CARD]].id,
                                                "square": self.geo.names[fr[F_SQUARE]]})
             if fr[F_COVERED] >= 0:  # ZETA-R45(e): a negated Wind Mage's covered card
                 covered = fr[F_COVERED]
@@ -1125,7 +1154,7 @@ class ZetaState(State):
                 else:
                     self.destroyed[seat].append(covered)
                 if events is not None:
-                    self._emit(ZetaEvent.REMOVE if removed else ZetaEvent.DESTROY,
+                    self._emit(EV_REMOVE if removed else EV_DESTROY,
                                {"owner": seat, "card": CARDS[covered].id, "zone": "set_aside", "square": None,
                                 "cause": CARDS[WIND].id, "by": seat, "random": False})
             return
@@ -1204,7 +1233,7 @@ class ZetaState(State):
             self.set_aside = -1
             self._learn(seat, covered)  # ZETA-I-CT6: everybody saw which card went back
             if self._events is not None:
-                self._emit(ZetaEvent.RETURN, {"player": seat, "card": CARDS[covered].id, "square": self.geo.names[s]})
+                self._emit(EV_RETURN, {"player": seat, "card": CARDS[covered].id, "square": self.geo.names[s]})
         else:
             if self._events is not None:
                 self._emit_no_effect(seat, WIND, s)
@@ -1324,7 +1353,7 @@ class ZetaState(State):
     def _destroy_line(self, kind: str, index: int, seat: int) -> None:
         mask = self.geo.ranks[index] if kind == "rank" else self.geo.files[index]
         if self._events is not None:
-            self._emit(ZetaEvent.LINE, {"player": seat, "line": str(self._line_action(kind, index))})
+            self._emit(EV_LINE, {"player": seat, "line": str(self._line_action(kind, index))})
         self._destroy_board(self._destroyable(mask, 0, targeted=False), seat, ARROW)
 
     # ------------------------------------------------------------------ zones, views and JSON
