@@ -388,14 +388,29 @@ def utahime_card(token: Any) -> str:
     return str(token).lstrip("~").rstrip("+")
 
 
+class _CardNames(dict[Any, str]):
+    """``utahime_card`` of each token, made once (a game names a few dozen tokens hundreds of times)."""
+
+    def __missing__(self, token: Any) -> str:
+        if len(self) > 10_000:
+            self.clear()
+        out = self[token] = utahime_card(token)
+        return out
+
+
+_UTAHIME_CARDS = _CardNames()
+
+
 def utahime_facts(state: State) -> GameFacts:
     """Utahime: hands, attacks by card (UTA-R14), blocks (R21), special plays, option and hero cards."""
     counts: _Counts = {}
     get = counts.get
+    names = _UTAHIME_CARDS
     turn = 0
     first: int | None = None
     attack = ""
     special = Verb.SPECIAL
+    plays = _UTAHIME_PLAYS
 
     def add(seat: Any, verb: Verb, item: Any) -> None:
         if isinstance(seat, int):
@@ -408,34 +423,35 @@ def utahime_facts(state: State) -> GameFacts:
             continue
         if kind not in _UTAHIME_FACT_KINDS:
             continue
-        e = _merged(pub, sec)
+        e = pub if not sec else {**pub, **sec}
         seat = e.get("player")
-        if kind == "attack":
-            card = attack = utahime_card(e["card"])
+        play = plays.get(kind)
+        if play is not None:  # a special play by the event's seat, nothing more
+            if isinstance(seat, int):
+                key = (seat, special, play, turn)
+                counts[key] = get(key, 0) + 1
+            if kind == "block":
+                add(seat, Verb.BLOCKED, names[e["card"]])
+            elif kind == "success":
+                add(seat, Verb.SUCCEEDED, attack)
+        elif kind == "attack":
+            card = attack = names[e["card"]]
             add(seat, PLAYED, card)
             if card in ("HA", "SA"):
                 add(seat, special, UtahimePlay.HEART_ACE if card == "HA" else UtahimePlay.SPADE_ACE)
             if e.get("next"):
                 add(seat, special, UtahimePlay.DIAMOND_NEXT if card[0] == "D" else UtahimePlay.CLUB_NEXT)
-        elif kind == "block":
-            add(seat, Verb.BLOCKED, utahime_card(e["card"]))
-            add(seat, special, UtahimePlay.BLOCK)
-        elif kind == "success":
-            add(seat, special, UtahimePlay.SUCCESS)
-            add(seat, Verb.SUCCEEDED, attack)
         elif kind == "draw":
             for card in e.get("cards", ()):
-                add(seat, DRAWN, utahime_card(card))
-        elif kind == "heart_next":
-            add(seat, special, UtahimePlay.HEART_NEXT)
+                add(seat, DRAWN, names[card])
         elif kind in ("take", "discard"):
             if "card" in e:
-                add(e.get("target", seat), Verb.TAKEN, utahime_card(e["card"]))
+                add(e.get("target", seat), Verb.TAKEN, names[e["card"]])
         elif kind == "setup":
             first = int(e["first_player"])
         elif kind == "deal":
             for card in e.get("cards", ()):
-                add(seat, OPENING, utahime_card(card))
+                add(seat, OPENING, names[card])
         elif kind == "react":
             card = utahime_card(e.get("card"))
             add(seat, special, UtahimePlay.CLUB_ACE_REACTION if card == "CA" else UtahimePlay.DIAMOND_ACE_REACTION)
@@ -443,8 +459,6 @@ def utahime_facts(state: State) -> GameFacts:
             add(seat, Verb.OPTION, e.get("option"))
         elif kind == "hero":
             add(seat, Verb.HERO, e.get("hero"))
-        else:
-            add(seat, special, _UTAHIME_PLAYS[kind])
     setup = state.setup
     context = tuple({"option_set": str(setup.get("option_set", "none")),
                      "options": list(setup.get(f"p{s + 1}_options", [])),
@@ -453,7 +467,9 @@ def utahime_facts(state: State) -> GameFacts:
 
 
 _UTAHIME_PLAYS = {"joker": UtahimePlay.JOKER, "pass": UtahimePlay.PASS, "set": UtahimePlay.SET,
-                  "cosmic": UtahimePlay.COSMIC, "stall": UtahimePlay.STALL}
+                  "cosmic": UtahimePlay.COSMIC, "stall": UtahimePlay.STALL, "heart_next": UtahimePlay.HEART_NEXT,
+                  "block": UtahimePlay.BLOCK, "success": UtahimePlay.SUCCESS}
+"""The events that are a special play of their seat (a block and a success say more, see ``utahime_facts``)."""
 _UTAHIME_FACT_KINDS = frozenset({"attack", "block", "success", "draw", "heart_next", "take", "discard", "setup",
                                  "deal", "react", "option", "hero", *_UTAHIME_PLAYS})
 """The Utahime events that make facts (``turn`` aside): the others are skipped unread."""

@@ -188,6 +188,11 @@ def cause_id(cause: int) -> str:
     return "turn" if cause == TURN_DRAW else CARDS[cause].id
 
 
+_DRAW_PUBLIC: Final = tuple({cause: {"player": seat, "cause": cause_id(cause)} for cause in (TURN_DRAW, *range(NUM_TYPES))}
+                            for seat in (0, 1))
+"""The public part of each seat's draw for each cause (the turn, or the card whose effect draws), made once."""
+
+
 def step_sequence(rules: ZetaRules) -> tuple[Step, ...]:
     """The order of R18's steps under the rules' timing flags (ZETA-I14, I15, I16)."""
     seq: list[Step]
@@ -872,8 +877,9 @@ class ZetaState(State):
         seat = self.active
         self.decider = seat
         self.phase = MAIN
-        if self._events is not None:
-            self._emit(EV_TURN, {"turn": self.turn, "player": seat})
+        events = self._events
+        if events is not None:  # ``_emit``, inlined
+            events.append((EV_TURN, {"turn": self.turn, "player": seat}, None, (), len(self.history)))
         if not self.decks[seat]:  # ZETA-R12 step 1 / R23: deck-out at turn start
             self._finish((1 - seat,), EndReason.DECK_OUT, "ZETA-R23",
                          f"{self.player_label(seat)}'s deck was empty at the start of turn {self.turn}")
@@ -955,7 +961,7 @@ class ZetaState(State):
             held |= 1 << c
             drawn.append(c)
             if events is not None and cause is not None:
-                self._emit(EV_DRAW, {"player": seat, "cause": cause_id(cause)}, _CARD_SECRET[c], _SEAT_TO[seat])
+                self._emit(EV_DRAW, _DRAW_PUBLIC[seat][cause], _CARD_SECRET[c], _SEAT_TO[seat])
         self.held[seat] = held
         self.hand_size[seat] += len(drawn)
         return drawn
