@@ -9,6 +9,7 @@ source is never shadowed by a stale compiled module (``cardtable/_build.py`` rea
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import os
@@ -141,7 +142,7 @@ class BuildExt(build_ext):
     """``build_ext`` that runs mypyc when it is needed (not for metadata) and compiles C files in parallel."""
 
     def finalize_options(self) -> None:
-        if PURE_REASON is None:
+        if PURE_REASON is None and not set(self.distribution.commands) <= METADATA_ONLY:
             self.distribution.ext_modules = _extensions()
         super().finalize_options()
 
@@ -164,6 +165,11 @@ class BuildExt(build_ext):
             compiler.compile = one_by_one
 
 
+METADATA_ONLY = {"dist_info", "egg_info", "sdist"}
+"""Commands that only list the build's files: mypyc need not run for them."""
+
+
+@functools.cache
 def _extensions() -> list[Any]:
     """The extension modules mypyc generates C for (it type-checks the package first: a few seconds)."""
     from mypyc.build import mypycify

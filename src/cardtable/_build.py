@@ -26,7 +26,7 @@ import json
 import os
 import sys
 import warnings
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
@@ -134,33 +134,39 @@ def _install_source_finder() -> None:
         sys.meta_path.insert(0, _SourceFinder())
 
 
+def decide(manifest: dict[str, Any] | None, environ: Mapping[str, str],
+           package_dir: Path = PACKAGE_DIR) -> tuple[str, tuple[str, ...], str]:
+    """Whether compiled modules may run: (why not, or "" when they may; stale sources; a warning or "")."""
+    if manifest is None:
+        return ("no build manifest (not installed with pip): the sources run", (), "")
+    if manifest.get("build") != "compiled":
+        return (f"built pure at install: {manifest.get('reason', 'no reason recorded')}", (), "")
+    forced = environ.get(PURE_VARIABLE, "")
+    if forced not in ("", "0"):
+        return (f"{PURE_VARIABLE}={forced} at run time", (), "")
+    missing = missing_extensions(manifest, package_dir)
+    if missing:
+        listed = ", ".join(missing[:3]) + (", ..." if len(missing) > 3 else "")
+        return (f"compiled modules missing ({', '.join(missing)})", (),
+                f"cardtable: the compiled modules of {listed} are missing; running the pure-Python build "
+                f"(rebuild with `{REBUILD}`)")
+    stale = tuple(stale_sources(manifest, package_dir))
+    if stale:
+        listed = ", ".join(f"src/cardtable/{rel}" for rel in stale[:3]) + (", ..." if len(stale) > 3 else "")
+        return (f"stale compiled modules ({', '.join(stale)} edited since the build)", stale,
+                f"cardtable: {listed} changed since it was compiled; running the pure-Python build "
+                f"(rebuild with `{REBUILD}`)")
+    return ("", (), "")
+
+
 def select() -> None:
     """Decide once, before any engine module is imported, whether the compiled modules may run."""
     global _selected
     if _selected is not None:
         return
-    manifest = read_manifest()
-    forced = os.environ.get(PURE_VARIABLE, "") not in ("", "0")
-    stale: tuple[str, ...] = ()
-    if manifest is None:
-        why = "no build manifest (not installed with pip): the sources run"
-    elif manifest.get("build") != "compiled":
-        why = f"built pure at install: {manifest.get('reason', 'no reason recorded')}"
-    elif forced:
-        why = f"{PURE_VARIABLE}={os.environ[PURE_VARIABLE]} at run time"
-    elif missing := missing_extensions(manifest):
-        why = f"compiled modules missing ({', '.join(missing)})"
-        warnings.warn(f"cardtable: the compiled modules of {', '.join(missing[:3])}{', ...' if len(missing) > 3 else ''} "
-                      f"are missing; running the pure-Python build (rebuild with `{REBUILD}`)", StaleBuildWarning,
-                      stacklevel=3)
-    else:
-        stale = tuple(stale_sources(manifest))
-        why = ""
-        if stale:
-            why = f"stale compiled modules ({', '.join(stale)} edited since the build)"
-            shown = ", ".join(f"src/cardtable/{rel}" for rel in stale[:3]) + (", ..." if len(stale) > 3 else "")
-            warnings.warn(f"cardtable: {shown} changed since it was compiled; running the pure-Python build "
-                          f"(rebuild with `{REBUILD}`)", StaleBuildWarning, stacklevel=3)
+    why, stale, warning = decide(read_manifest(), os.environ)
+    if warning:
+        warnings.warn(warning, StaleBuildWarning, stacklevel=3)
     if why:
         _install_source_finder()
     _selected = (why, stale)
