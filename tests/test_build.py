@@ -6,6 +6,7 @@ import hashlib
 import importlib.machinery
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -116,3 +117,31 @@ def test_the_source_finder_prefers_the_source_to_a_compiled_module(tmp_path: Pat
     assert isinstance(spec.loader, importlib.machinery.SourceFileLoader)
     assert finder.find_spec("cardtable.core.nothing", [str(tmp_path / "core")]) is None
     assert finder.find_spec("json", None) is None
+
+
+def test_bench_names_the_build_and_compares_both_builds() -> None:
+    from typer.testing import CliRunner
+
+    from cardtable.cli.main import app
+
+    env = {"COLUMNS": "80", "LINES": "24", "NO_COLOR": "1"}
+    result = CliRunner().invoke(app, ["bench", "zeta", "--seconds", "0.3", "--no-openspiel"], env=env)
+    assert result.exit_code == 0, result.output
+    assert f"build: {cardtable.build_info().label}" in result.output
+    result = CliRunner().invoke(app, ["bench", "zeta", "--seconds", "0.3", "--builds"], env=env)
+    if cardtable.build_info().compiled:
+        assert result.exit_code == 0, result.output
+        assert "ratio" in result.output
+        assert len(re.findall(r"\d+\.\d\dx", result.output)) == 4  # 2 cases x (playouts, rollouts)
+    else:
+        assert result.exit_code == 2 and "nothing to compare" in result.output
+
+
+def test_compare_builds_measures_the_pure_side_in_a_pure_process() -> None:
+    from cardtable.lab.bench import PureWorker
+
+    if not cardtable.build_info().compiled:
+        pytest.skip("only the compiled build compares itself with the pure one")
+    with PureWorker() as pure:
+        rate = pure.measure("rollouts", "zeta", {}, {}, 0.1, 1)
+    assert rate.games > 0 and rate.actions > rate.games
