@@ -5,6 +5,7 @@ Later games join by registering; nothing here names a game.
 
 from __future__ import annotations
 
+import inspect
 import json
 import random
 from collections import Counter
@@ -13,7 +14,16 @@ from typing import Any
 import pytest
 
 import cardtable
-from cardtable.core import IllegalAction, InvalidAction, State, game_class, game_names, record_of, replay
+from cardtable.core import (
+    IllegalAction,
+    InvalidAction,
+    InvalidPosition,
+    State,
+    game_class,
+    game_names,
+    record_of,
+    replay,
+)
 
 SEEDS = (1, 2, 3)
 
@@ -38,6 +48,14 @@ def _check_conservation(state: State) -> None:
     for cards in state.zones().values():
         seen.update(cards)
     assert seen == state.expected_cards(), "card conservation: every card in exactly one zone"
+
+
+def _fields(state: State) -> set[str]:
+    """The names of a state's fields that are set (its ``__dict__``, or a compiled state's slots)."""
+    if hasattr(state, "__dict__"):
+        return set(vars(state))
+    names = {n for cls in type(state).__mro__ for n, v in vars(cls).items() if inspect.isgetsetdescriptor(v)}
+    return {n for n in names if hasattr(state, n)}
 
 
 def _check_views(state: State, rng: random.Random) -> None:
@@ -90,6 +108,7 @@ def _play(name: str, flags: dict[str, Any], setup: dict[str, Any], seed: int, fu
             assert json.dumps(state.to_json(), sort_keys=True) == before, "rejected input leaves the state unchanged"
             # clone independence
             twin = state.clone()
+            assert _fields(twin) == _fields(state), "a clone copies every field"
             twin.apply(actions[0])
             assert json.dumps(state.to_json(), sort_keys=True) == before
             # JSON round trip continues identically
@@ -204,3 +223,31 @@ def test_a_game_that_records_while_it_deals_tells_the_same_setup(name: str, flag
         generic = Game._new_recording_state(game, seed, normal, random.Random(seed))
         assert [tuple(e[:4]) for e in own.events] == [tuple(e[:4]) for e in generic.events]
         assert own.to_json() == generic.to_json()
+
+
+JUNK: list[Any] = [None, True, 0, 10**9, 1.5, float("nan"), b"pass", ["pass"], ("pass",), {"pass": 1}, {1, 2}, object()]
+"""Inputs that are no action, index or position of any game (every build must refuse them with its typed errors)."""
+
+
+@pytest.mark.parametrize("name", game_names())
+def test_junk_input_raises_the_documented_errors(name: str) -> None:
+    game = cardtable.load_game(name)
+    state = game.new_game(seed=3)
+    before = json.dumps(state.to_json(), sort_keys=True)
+    for junk in JUNK:
+        with pytest.raises(InvalidAction):
+            game.parse_action(junk)
+        with pytest.raises(InvalidAction):
+            state.apply(junk)
+        with pytest.raises(InvalidAction):
+            state.illegality(junk)
+        assert not state.is_legal(junk)
+        with pytest.raises(InvalidPosition):
+            game.from_json(junk)
+        if game.has_encoding:
+            with pytest.raises(ValueError):
+                game.action_index(junk)
+            if type(junk) is not int:  # 0 is an index; True, -1 and the rest are not
+                with pytest.raises(ValueError):
+                    game.action_from_index(junk)
+    assert json.dumps(state.to_json(), sort_keys=True) == before, "refused input leaves the state unchanged"

@@ -263,19 +263,24 @@ def bench(
     openspiel: Annotated[bool, typer.Option(help="Compare with OpenSpiel (needs the bench extra).")] = True,
     runs: Annotated[int, typer.Option(help="startup: runs of each command (the best and the median are shown).")] = 9,
     rooms: Annotated[int, typer.Option(help="server: rooms played at once.")] = 20,
+    builds: Annotated[bool, typer.Option("--builds", help="A game: compare the compiled build with the pure-Python "
+                                                          "one (run in a child process), case by case.")] = False,
 ) -> None:
     """Measure speed: random games, agent search, the lab, the server, or start-up.
 
     A game name: random playouts and actions per second through the public API; agents: search
     iterations per second; lab: what recording costs the lab; server: action latency over
     loopback; adapters: environment steps per second next to the engine's actions per second;
-    startup: how long each cardtable command takes to start.
+    startup: how long each cardtable command takes to start. Every report starts with the build
+    that ran (compiled or pure Python, and why); ``--builds`` measures a game on both builds.
     """
     from rich.table import Table
 
+    from cardtable import build_info
     from cardtable.cli.options import console, fail
 
     out = console()
+    out.print(f"build: {build_info()}", markup=False, highlight=False)
     if game == "agents":
         from cardtable.lab import agent_bench
 
@@ -310,6 +315,9 @@ def bench(
         game_class(game)
     except ValueError as exc:
         fail(str(exc))
+    if builds:
+        _bench_builds(game, seconds)
+        return
     with out.status(f"benchmarking {game} ({seconds:.0f} s per case)..."):
         rows = bench_game(game, seconds=seconds, with_openspiel=openspiel)
     table = Table(title=f"{game}: random games through the public API", title_justify="left")
@@ -325,6 +333,29 @@ def bench(
     out.print(table)
     if openspiel and not any("vs_openspiel" in r for r in rows):
         out.print("OpenSpiel is not installed: pip install -e '.[bench]' for the comparison.")
+
+
+def _bench_builds(game: str, seconds: float) -> None:
+    """``cardtable bench GAME --builds``: each case on the compiled and the pure build, and their ratio."""
+    from rich.table import Table
+
+    from cardtable.cli.options import console, fail
+    from cardtable.lab.bench import compare_builds
+
+    out = console()
+    with out.status(f"benchmarking {game} on both builds ({seconds:.0f} s per case and build)..."):
+        try:
+            rows = compare_builds(game, seconds=seconds)
+        except RuntimeError as exc:
+            fail(str(exc))
+    table = Table(title=f"{game}: compiled vs pure Python, interleaved rounds (CPU time; ratio: compiled actions/s "
+                        f"over pure)", title_justify="left")
+    for col in ("case", "measure", "compiled games/s", "pure games/s", "compiled actions/s", "pure actions/s", "ratio"):
+        table.add_column(col, justify="right" if col not in ("case", "measure") else "left")
+    for r in rows:
+        table.add_row(r["case"], r["measure"], f"{r['compiled_games_per_s']:,.0f}", f"{r['pure_games_per_s']:,.0f}",
+                      f"{r['compiled_actions_per_s']:,.0f}", f"{r['pure_actions_per_s']:,.0f}", f"{r['ratio']:.2f}x")
+    out.print(table)
 
 
 deck_app = typer.Typer(help="Check and generate Zeta decks.", no_args_is_help=True, rich_markup_mode=None)

@@ -7,12 +7,15 @@ game over, not your turn, malformed input, illegal actions, and the action histo
 
 from __future__ import annotations
 
+import operator
 import random
-from abc import ABC, abstractmethod
+from abc import ABCMeta, abstractmethod
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar, Generic, TypeVar
+from typing import Any, ClassVar, Generic, SupportsIndex, TypeVar
+
+from mypy_extensions import mypyc_attr
 
 from . import jsonpos
 from .errors import IllegalAction, InvalidAction, InvalidPosition
@@ -25,6 +28,7 @@ POSITION_FORMAT = 1
 _new_tuple = tuple.__new__
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Action:
     """Base of every game's actions: small frozen values whose ``str()`` is the canonical notation."""
 
@@ -82,7 +86,8 @@ class Outcome:
 RulesT = TypeVar("RulesT", bound=RulesBase)
 
 
-class Game(ABC, Generic[RulesT]):
+@mypyc_attr(allow_interpreted_subclasses=True)
+class Game(Generic[RulesT], metaclass=ABCMeta):
     """A game with fixed rules: the factory of states, the parser of actions and positions."""
 
     name: ClassVar[str] = ""
@@ -90,6 +95,9 @@ class Game(ABC, Generic[RulesT]):
     Rules: ClassVar[type[RulesBase]]
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 2
+
+    _index_maps_: tuple[tuple[Action, ...], dict[Action, int], dict[int, int]] | None = None
+    """The action index maps, built on first use (``_index_maps``)."""
 
     def __init__(self, rules: RulesT) -> None:
         self.rules = rules
@@ -136,7 +144,7 @@ class Game(ABC, Generic[RulesT]):
 
     @abstractmethod
     def parse_action(self, text: str) -> Action:
-        """Parse canonical notation into an action, or raise InvalidAction."""
+        """Parse canonical notation into an action, or raise InvalidAction (for input that is no string too)."""
 
     def from_json(self, data: Any) -> State:  # noqa: C901 - one validation pass over the envelope
         """Rebuild a state written by ``State.to_json``; raise InvalidPosition saying what is wrong."""
@@ -222,7 +230,7 @@ class Game(ABC, Generic[RulesT]):
 
     def _index_maps(self) -> tuple[tuple[Action, ...], dict[Action, int], dict[int, int]]:
         """The action index, the index of each action, and of each indexed action object by identity (built once)."""
-        maps: tuple[tuple[Action, ...], dict[Action, int], dict[int, int]] | None = self.__dict__.get("_index_maps_")
+        maps = self._index_maps_
         if maps is None:
             actions = tuple(self._encoding().index_actions(self.rules))
             by_action = {a: i for i, a in enumerate(actions)}
@@ -230,7 +238,7 @@ class Game(ABC, Generic[RulesT]):
                 raise ValueError(f"{self.name}'s action index names an action twice")
             # legal_actions() hands out these very objects: finding them by identity skips dataclass hashing
             maps = (actions, by_action, {id(a): i for i, a in enumerate(actions)})
-            self.__dict__["_index_maps_"] = maps
+            self._index_maps_ = maps
         return maps
 
     def encoding_problem(self, setup: Mapping[str, Any]) -> str | None:
@@ -247,16 +255,19 @@ class Game(ABC, Generic[RulesT]):
         """How many actions the action index numbers (``0 .. num_distinct_actions - 1``)."""
         return len(self.indexed_actions())
 
-    def action_from_index(self, index: int) -> Action:
-        """The action with this index (ValueError outside ``0 .. num_distinct_actions - 1``)."""
+    def action_from_index(self, index: object) -> Action:
+        """The action with this index (ValueError for anything but an integer in ``0 .. num_distinct_actions - 1``)."""
         actions = self.indexed_actions()
-        if isinstance(index, bool) or not 0 <= index < len(actions):
+        i = operator.index(index) if isinstance(index, SupportsIndex) and not isinstance(index, bool) else -1
+        if not 0 <= i < len(actions):
             raise ValueError(f"{self.name} has no action index {index!r} (0 .. {len(actions) - 1})")
-        return actions[int(index)]
+        return actions[i]
 
-    def action_index(self, action: Action | str) -> int:
+    def action_index(self, action: object) -> int:
         """The index of an action (or of the action its string names); ValueError if the index has none."""
         act = self.parse_action(action) if isinstance(action, str) else action
+        if not isinstance(act, Action):
+            raise ValueError(f"{act!r} is neither an action nor an action's notation")
         _, by_action, by_id = self._index_maps()
         found = by_id.get(id(act))
         if found is None:
@@ -281,7 +292,8 @@ class Game(ABC, Generic[RulesT]):
         return self._encoding().encode_view(self.rules, view)
 
 
-class State(ABC):
+@mypyc_attr(allow_interpreted_subclasses=True)
+class State(metaclass=ABCMeta):
     """A position plus everything needed to continue it: rules, RNG, seed, setup and history."""
 
     game: Game[Any]
@@ -403,7 +415,7 @@ class State(ABC):
         """True once the game has ended."""
         return self.outcome() is not None
 
-    def to_action(self, action: Action | str) -> Action:
+    def to_action(self, action: object) -> Action:
         """The action itself, or the action its canonical string names (InvalidAction if neither)."""
         if isinstance(action, str):
             return self.game.parse_action(action)
@@ -411,7 +423,7 @@ class State(ABC):
             return action
         raise InvalidAction(action, "expected an action or its canonical string", game=self.game.name)
 
-    def illegality(self, action: Action | str, player: int | None = None) -> tuple[str, str] | None:
+    def illegality(self, action: object, player: int | None = None) -> tuple[str, str] | None:
         """None if legal now, else (rule id, reason); raises only InvalidAction for non-notation."""
         act = self.to_action(action)
         out = self.outcome()
@@ -421,14 +433,14 @@ class State(ABC):
             return ("TURN", f"it is seat {self.current_player}'s decision, not seat {player}'s")
         return self._illegality(act)
 
-    def is_legal(self, action: Action | str, player: int | None = None) -> bool:
+    def is_legal(self, action: object, player: int | None = None) -> bool:
         """True if ``action`` may be applied now; never raises."""
         try:
             return self.illegality(action, player) is None
         except InvalidAction:
             return False
 
-    def apply(self, action: Action | str, player: int | None = None) -> Action:
+    def apply(self, action: object, player: int | None = None) -> Action:
         """Apply an action (or its string); IllegalAction / InvalidAction leave the state unchanged."""
         act = self.to_action(action)
         problem = self.illegality(act, player)
@@ -438,7 +450,7 @@ class State(ABC):
         self.history.append(str(act))
         return act
 
-    def action_index(self, action: Action | str) -> int:
+    def action_index(self, action: object) -> int:
         """The index of an action in the game's action index (``Game.action_index``)."""
         return self.game.action_index(action)
 

@@ -8,14 +8,14 @@ from typing import Any
 from .errors import InvalidPosition
 
 
-def obj(data: Any, path: str) -> Mapping[str, Any]:
-    """``data`` as a JSON object."""
+def obj(data: Any, path: str) -> Mapping[Any, Any]:
+    """``data`` as a JSON object (its keys unchecked: a caller's dict may have keys of any type)."""
     if not isinstance(data, Mapping):
         raise InvalidPosition(path, f"expected an object, got {type(data).__name__}")
     return data
 
 
-def get(data: Mapping[str, Any], key: str, path: str) -> Any:
+def get(data: Mapping[Any, Any], key: str, path: str) -> Any:
     """A required member of an object."""
     if key not in data:
         raise InvalidPosition(f"{path}.{key}", "missing")

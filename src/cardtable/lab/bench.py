@@ -5,16 +5,25 @@ fixed start position and play it out, which is what a tree search does and what 
 ``RandomRolloutEvaluator`` measures. With the ``bench`` extra, OpenSpiel's C++ rollouts of
 ``mnk(m=6,n=6,k=4)`` run in the same process, interleaved, for a ratio. Times are the process's
 CPU time, so a busy machine slows both sides alike instead of skewing the ratio.
+
+:func:`compare_builds` measures the compiled build against the pure-Python one in one run: the
+pure side plays in a child process started with ``CARDTABLE_PURE=1``, the two take turns round
+by round, and each case gets the ratio of their rates.
 """
 
 from __future__ import annotations
 
+import json
+import os
 import random
+import subprocess
+import sys
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
-from typing import Any
+from dataclasses import asdict, dataclass
+from typing import IO, Any
 
+from cardtable import build_info
 from cardtable.core import State, game_class, load_game
 
 
@@ -124,3 +133,95 @@ def bench_game(game_name: str, seconds: float = 2.0, rounds: int = 3, with_opens
                     "games_per_s": spiel.games_per_second, "actions_per_s": None, "mean_length": None,
                     "vs_openspiel": 1.0})
     return out
+
+
+MEASURES: dict[str, Callable[[str, dict[str, Any], dict[str, Any], float, int], Rate]] = {
+    "playouts": playouts, "rollouts": rollouts}
+
+
+class PureWorker:
+    """A child process on the pure-Python build that measures what it is asked to, one request at a time."""
+
+    def __init__(self) -> None:
+        env = {**os.environ, "CARDTABLE_PURE": "1"}
+        self._proc = subprocess.Popen([sys.executable, "-m", "cardtable.lab.bench", "--worker"], env=env,
+                                      stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+        hello = self._read()
+        if hello.get("build") != "pure":
+            self.close()
+            raise RuntimeError(f"the pure-Python side runs the {hello.get('label')} build: {hello.get('reason')}")
+
+    def _read(self) -> dict[str, Any]:
+        assert self._proc.stdout is not None
+        line = self._proc.stdout.readline()
+        if not line:
+            raise RuntimeError(f"the pure-Python benchmark process ended (exit status {self._proc.wait()})")
+        answer: dict[str, Any] = json.loads(line)
+        return answer
+
+    def measure(self, measure: str, game_name: str, flags: dict[str, Any], setup: dict[str, Any], seconds: float,
+                seed: int) -> Rate:
+        """One measurement on the pure build (``playouts`` or ``rollouts``)."""
+        assert self._proc.stdin is not None
+        self._proc.stdin.write(json.dumps({"measure": measure, "game": game_name, "flags": flags, "setup": setup,
+                                           "seconds": seconds, "seed": seed}) + "\n")
+        self._proc.stdin.flush()
+        return Rate(**self._read())
+
+    def close(self) -> None:
+        """End the child process."""
+        if self._proc.stdin is not None:
+            self._proc.stdin.close()
+        self._proc.wait(timeout=30)
+
+    def __enter__(self) -> PureWorker:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def serve_measurements(requests: IO[str], answers: IO[str]) -> None:
+    """The worker's loop: say which build runs, then answer each request line with one measured rate."""
+    answers.write(json.dumps(build_info().to_json()) + "\n")
+    answers.flush()
+    for line in requests:
+        req = json.loads(line)
+        rate = MEASURES[req["measure"]](req["game"], req["flags"], req["setup"], req["seconds"], req["seed"])
+        answers.write(json.dumps(asdict(rate)) + "\n")
+        answers.flush()
+
+
+def compare_builds(game_name: str, seconds: float = 2.0, rounds: int = 3, seed: int = 1) -> list[dict[str, Any]]:
+    """Each bench case on the compiled build here and the pure build in a child, interleaved; rows with the ratio.
+
+    Raises RuntimeError when this process does not run the compiled build (nothing to compare).
+    """
+    here = build_info()
+    if not here.compiled:
+        raise RuntimeError(f"the compiled build is not in use ({here.reason}); nothing to compare")
+    cls = game_class(game_name)
+    totals: dict[tuple[str, str], list[Rate]] = {}
+    with PureWorker() as pure:
+        for _ in range(rounds):
+            for label, flags, setup in cls.bench_cases():
+                for measure, fn in MEASURES.items():
+                    fast = fn(game_name, flags, setup, seconds / rounds, seed)
+                    slow = pure.measure(measure, game_name, flags, setup, seconds / rounds, seed)
+                    pair = totals.setdefault((label, measure), [Rate(measure, 0, 0, 0.0), Rate(measure, 0, 0, 0.0)])
+                    for i, r in enumerate((fast, slow)):
+                        pair[i] = Rate(measure, pair[i].games + r.games, pair[i].actions + r.actions,
+                                       pair[i].seconds + r.seconds)
+    out = []
+    for (label, measure), (fast, slow) in totals.items():
+        out.append({"case": label, "measure": measure,
+                    "compiled_games_per_s": fast.games_per_second, "pure_games_per_s": slow.games_per_second,
+                    "compiled_actions_per_s": fast.actions_per_second, "pure_actions_per_s": slow.actions_per_second,
+                    "ratio": fast.actions_per_second / slow.actions_per_second if slow.actions_per_second else 0.0})
+    return out
+
+
+if __name__ == "__main__":  # the pure-Python side of compare_builds
+    if sys.argv[1:] != ["--worker"]:
+        sys.exit("usage: python -m cardtable.lab.bench --worker  (started by compare_builds)")
+    serve_measurements(sys.stdin, sys.stdout)

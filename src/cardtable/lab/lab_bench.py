@@ -60,9 +60,8 @@ def run_rate(game: str, games: int, workers: int, use_ray: bool) -> float:
         lab = LabStore.open(f"sqlite:///{Path(tmp) / 'bench.db'}")
         executor = RayExecutor(None, workers) if use_ray else process_pool(workers)
         try:
-            if use_ray:  # start the workers before the clock does
-                warm = StudyConfig(game, ("random",), games=workers * 2, seed=3)
-                run_study(lab, "warm", warm, jobs=workers, executor=executor, batch=1)
+            warm = StudyConfig(game, ("random",), games=workers * 2, seed=3)  # start the workers before the clock
+            run_study(lab, "warm", warm, jobs=workers, executor=executor, batch=1)
             start = time.perf_counter()
             run_study(lab, "bench", config, jobs=workers, executor=executor)
             elapsed = time.perf_counter() - start

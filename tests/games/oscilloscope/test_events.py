@@ -133,6 +133,7 @@ def play(players: int, seed: int, rules: dict[str, Any] | None = None,
     return state
 
 
+@pytest.mark.pure_python  # the spy replaces a state's _emit
 @pytest.mark.parametrize("players,seed", CASES)
 def test_no_seat_log_names_a_card_it_cannot_know(players: int, seed: int) -> None:
     problems: list[str] = []
@@ -140,6 +141,7 @@ def test_no_seat_log_names_a_card_it_cannot_know(players: int, seed: int) -> Non
     assert not problems, problems[:5]
 
 
+@pytest.mark.pure_python  # the spy replaces a state's _emit
 def test_no_seat_log_names_a_card_it_cannot_know_under_variants() -> None:
     for flags, setup in load_game("oscilloscope").conformance_cases()[3:]:
         for seed in range(2):

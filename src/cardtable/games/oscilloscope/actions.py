@@ -190,7 +190,7 @@ def _words(text: str, count: int) -> list[str]:
     return words
 
 
-def parse_action(text: str) -> OscilloscopeAction:
+def parse_action(text: object) -> OscilloscopeAction:
     """Parse canonical notation into an action; anything else raises InvalidAction."""
     if not isinstance(text, str):
         raise InvalidAction(text, "expected a string", game="oscilloscope")

@@ -218,7 +218,7 @@ def _count_map(value: Any, path: str) -> list[int]:
     return counts
 
 
-def _keys(d: Mapping[str, Any], allowed: tuple[str, ...], path: str) -> None:
+def _keys(d: Mapping[Any, Any], allowed: tuple[str, ...], path: str) -> None:
     for key in d:
         if key not in allowed:
             raise InvalidPosition(f"{path}.{key}", f"unknown member; expected {', '.join(allowed)}")
@@ -291,7 +291,7 @@ def read_position(game: OscilloscopeGame, position: Any, seed: int, setup: dict[
     return st
 
 
-def _read_board(st: OscilloscopeState, d: Mapping[str, Any]) -> None:
+def _read_board(st: OscilloscopeState, d: Mapping[Any, Any]) -> None:
     """Trains (D1, D4), board triggers (D6, OSC-R21) and the solo zones (OSC-R8, OSC-R53, OSC-R55)."""
     rules = st.game.rules
     ntrains, solo, n = st.ntrains, st.solo, st.players
@@ -362,7 +362,7 @@ def _read_board(st: OscilloscopeState, d: Mapping[str, Any]) -> None:
         raise InvalidPosition("$.position.offer", "the offer comes from the trigger deck (OSC-R8)")
 
 
-def _read_zones(st: OscilloscopeState, d: Mapping[str, Any]) -> None:
+def _read_zones(st: OscilloscopeState, d: Mapping[Any, Any]) -> None:
     """Hands (OSC-R41), decks (OSC-R43, OSC-R45), piles (OSC-R30) and assigned trains (OSC-R6, OSC-R52)."""
     n = st.players
     hands = jp.array(d["hands"], "$.position.hands", n)
@@ -406,7 +406,7 @@ def _read_zones(st: OscilloscopeState, d: Mapping[str, Any]) -> None:
         raise InvalidPosition("$.position.assigned_trains", "every player has a train once play starts (OSC-R6)")
 
 
-def _read_counters(st: OscilloscopeState, d: Mapping[str, Any]) -> None:
+def _read_counters(st: OscilloscopeState, d: Mapping[Any, Any]) -> None:
     rules = st.game.rules
     counters = jp.obj(d["counters"], "$.position.counters")
     _keys(counters, ("sets", "stall", "counted_noise"), "$.position.counters")
@@ -471,7 +471,7 @@ def _check_phase(st: OscilloscopeState) -> None:
                                                                 "can supply one (OSC-R40)")
 
 
-def _read_pending(st: OscilloscopeState, pending: Mapping[str, Any]) -> None:
+def _read_pending(st: OscilloscopeState, pending: Mapping[Any, Any]) -> None:
     """Phase-specific data, and who decides (the contract's ``current_player``)."""
     n, phase, path = st.players, st.phase, "$.position.pending"
     solo_only = (Phase.FILTERS, Phase.EXCHANGE)
@@ -545,7 +545,7 @@ def _read_pending(st: OscilloscopeState, pending: Mapping[str, Any]) -> None:
     }.get(phase, st.turn)
 
 
-def _read_memory(st: OscilloscopeState, memory: Mapping[str, Any]) -> None:
+def _read_memory(st: OscilloscopeState, memory: Mapping[Any, Any]) -> None:
     """The seat memory (OSC-I-CT14), checked against the cards it describes."""
     path = "$.position.memory"
     n = st.players

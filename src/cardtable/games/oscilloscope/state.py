@@ -20,6 +20,7 @@ from enum import Enum, IntEnum
 from typing import TYPE_CHECKING, Any, Final
 
 from cardtable.core import Action, Outcome, State
+from cardtable.core.rng import clone_rng
 
 from .actions import (
     ASSIGN,
@@ -224,7 +225,9 @@ def ceil_half(value: int) -> int:
 class OscilloscopeState(State):
     """An Oscilloscope position: the screen of trains, triggers, hands, decks, piles and the phase."""
 
-    game: OscilloscopeGame
+    def __new__(cls, *args: Any, **kwargs: Any) -> OscilloscopeState:
+        """Allocate a state (``clone`` calls this alone, then sets every field itself)."""
+        return object.__new__(cls)
 
     def __init__(self, game: OscilloscopeGame, seed: int, setup: dict[str, Any], rng: random.Random) -> None:
         self.game = game
@@ -322,35 +325,69 @@ class OscilloscopeState(State):
 
     def clone(self) -> OscilloscopeState:
         """An independent copy, RNG included."""
-        other = object.__new__(OscilloscopeState)
-        other.__dict__.update(self.__dict__)
-        other.rng = random.Random()
-        other.rng.setstate(self.rng.getstate())
-        other.history = list(self.history)
-        other.cards = [row[:] for row in self.cards]
-        other.levels = [row[:] for row in self.levels]
-        other.triggers = [t[:] for t in self.triggers]
-        other.filters = self.filters[:]
-        other.offer = self.offer[:]
-        other.hands = [h[:] for h in self.hands]
-        other.pulse = self.pulse[:]
-        other.trigger_deck = self.trigger_deck[:]
-        other.discard = self.discard[:]
-        other.scores = [s[:] for s in self.scores]
-        other.kept = self.kept[:]
-        other.assigned = self.assigned[:]
-        other.refill_discards = self.refill_discards[:]
-        other.refill_deliberate = self.refill_deliberate[:]
-        other.refill_played = self.refill_played[:]
-        other.refill_stopped = self.refill_stopped[:]
-        other.drawn_pulse = [d[:] for d in self.drawn_pulse]
-        other.drawn_trigger = [d[:] for d in self.drawn_trigger]
-        other.known = [k[:] for k in self.known]
-        other.origin = [o[:] for o in self.origin]
-        other._legal = None
-        if self._events is not None:
-            other._events = list(self._events)
-        return other
+        new = OscilloscopeState.__new__(OscilloscopeState)  # every field by name: a compiled state has no __dict__
+        new.game = self.game
+        new.rules = self.rules
+        new.tables = self.tables
+        new.close_gaps = self.close_gaps
+        new.seed = self.seed
+        new.setup = self.setup
+        new.rng = clone_rng(self.rng)
+        new.history = list(self.history)
+        new.players = self.players
+        new.solo = self.solo
+        new.ntrains = self.ntrains
+        new.cards = [row[:] for row in self.cards]
+        new.levels = [row[:] for row in self.levels]
+        new.triggers = [t[:] for t in self.triggers]
+        new.filters = self.filters[:]
+        new.stock = self.stock
+        new.offer = self.offer[:]
+        new.hands = [h[:] for h in self.hands]
+        new.pulse = self.pulse[:]
+        new.trigger_deck = self.trigger_deck[:]
+        new.discard = self.discard[:]
+        new.scores = [s[:] for s in self.scores]
+        new.kept = self.kept[:]
+        new.assigned = self.assigned[:]
+        new.start_player = self.start_player
+        new.turn = self.turn
+        new.phase = self.phase
+        new.decider = self.decider
+        new.sets = self.sets
+        new.stall = self.stall
+        new.counted_noise = self.counted_noise
+        new.captured_this_set = self.captured_this_set
+        new.captured_last_set = self.captured_last_set
+        new.any_trigger_placed = self.any_trigger_placed
+        new.pulse_mixed = self.pulse_mixed
+        new.more_step = self.more_step
+        new.more_early_end = self.more_early_end
+        new.cap_row = self.cap_row
+        new.cap_by = self.cap_by
+        new.refill_index = self.refill_index
+        new.refill_discards = self.refill_discards[:]
+        new.refill_deliberate = self.refill_deliberate[:]
+        new.refill_played = self.refill_played[:]
+        new.refill_stopped = self.refill_stopped[:]
+        new.refill_limit = self.refill_limit
+        new.topup_index = self.topup_index
+        new.end_reason = self.end_reason
+        new.end_rule = self.end_rule
+        new.result = self.result
+        new._legal = None
+        new.bottom_known = self.bottom_known
+        new.pulse_source = self.pulse_source
+        new.trigger_source = self.trigger_source
+        new.drawn_pulse = [d[:] for d in self.drawn_pulse]
+        new.drawn_trigger = [d[:] for d in self.drawn_trigger]
+        new.known = [k[:] for k in self.known]
+        new.known_count = self.known_count
+        new.origin = [o[:] for o in self.origin]
+        new.setup_under = self.setup_under
+        if self._events is not None:  # a silent state keeps the class default (no log)
+            new._events = list(self._events)
+        return new
 
     def zones(self) -> dict[str, list[str]]:
         """Every card by zone (D10): decks, discard, hands, trains, board triggers, score piles, solo zones."""

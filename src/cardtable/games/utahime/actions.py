@@ -294,7 +294,7 @@ def _suits(text: str, raw: str) -> str:
     return "".join(sorted(text, key=SUIT_LETTERS.index))
 
 
-def parse_action(text: str) -> Action:
+def parse_action(text: object) -> Action:
     """Parse canonical Utahime notation (InvalidAction for anything else)."""
     if not isinstance(text, str):
         raise InvalidAction(text, "expected a string", game="utahime")

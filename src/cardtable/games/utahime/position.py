@@ -291,11 +291,11 @@ def _card_of(value: Any, zone: str, index: int, zone_owner: int) -> int:
     return _card(value, f"{zone}[{index}]", zone_owner)
 
 
-def _bool(d: Mapping[str, Any], key: str, path: str) -> bool:
+def _bool(d: Mapping[Any, Any], key: str, path: str) -> bool:
     return jsonpos.boolean(jsonpos.get(d, key, path), f"{path}.{key}")
 
 
-def _int(d: Mapping[str, Any], key: str, path: str, lo: int | None = None, hi: int | None = None) -> int:
+def _int(d: Mapping[Any, Any], key: str, path: str, lo: int | None = None, hi: int | None = None) -> int:
     return jsonpos.integer(jsonpos.get(d, key, path), f"{path}.{key}", lo, hi)
 
 

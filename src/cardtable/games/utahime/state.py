@@ -18,6 +18,7 @@ from itertools import combinations
 from typing import TYPE_CHECKING, Any, Final
 
 from cardtable.core.game import Action, Outcome, State
+from cardtable.core.rng import clone_rng
 
 from .actions import (
     Attack,
@@ -229,6 +230,10 @@ class Kit:
 class UtahimeState(State):
     """A Utahime position plus its rules, RNG, seed, setup and history."""
 
+    def __new__(cls, *args: Any, **kwargs: Any) -> UtahimeState:
+        """Allocate a state (``clone`` calls this alone, then sets every field itself)."""
+        return object.__new__(cls)
+
     def __init__(self, game: UtahimeGame, seed: int, setup: dict[str, Any], rng: random.Random, kit: Kit) -> None:
         self.game = game
         self.rules: UtahimeRules = game.rules
@@ -291,12 +296,18 @@ class UtahimeState(State):
     # -- copying --------------------------------------------------------------------------------
     def clone(self) -> UtahimeState:
         """An independent copy (RNG included)."""
-        new = object.__new__(UtahimeState)
-        new.__dict__.update(self.__dict__)
-        rng = random.Random.__new__(random.Random)  # setstate fills it completely; skips seeding from urandom
-        rng.setstate(self.rng.getstate())
-        new.rng = rng
+        new = UtahimeState.__new__(UtahimeState)  # every field by name: a compiled state has no __dict__
+        new.game = self.game
+        new.rules = self.rules
+        new.seed = self.seed
+        new.setup = self.setup
+        new.rng = clone_rng(self.rng)
         new.history = list(self.history)
+        new.kit = self.kit
+        new.phase = self.phase
+        new.turn = self.turn
+        new.first = self.first
+        new.attacker = self.attacker
         new.decks = [list(self.decks[0]), list(self.decks[1])]
         new.hands = [list(self.hands[0]), list(self.hands[1])]
         new.set_turn = [dict(self.set_turn[0]), dict(self.set_turn[1])]
@@ -310,18 +321,34 @@ class UtahimeState(State):
         new.unlock_turn = list(self.unlock_turn)
         new.hn_game = list(self.hn_game)
         new.effects = list(self.effects)
+        new.rescue = self.rescue
+        new.free_used = self.free_used
+        new.cosmic_taken = self.cosmic_taken
+        new.stalled = self.stalled
         new.hn_turn = list(self.hn_turn)
+        new.prev_dead = self.prev_dead
+        new.look = self.look
+        new.atk = self.atk
+        new.atk_next = self.atk_next
+        new.atk_bans = self.atk_bans
+        new.blk = self.blk
+        new.reacted = self.reacted
+        new.success = self.success
+        new.success_kind = self.success_kind
         new.draw_queue = [list(q) for q in self.draw_queue]
+        new.draw_then = self.draw_then
         new.revealed = list(self.revealed)
+        new.hn_user = self.hn_user
+        new.hn_resume = self.hn_resume
         new.eff = list(self.eff) if self.eff is not None else None
+        new.result = self.result
         new.pub_hand = [self.pub_hand[0].copy(), self.pub_hand[1].copy()]
         new.pub_out = [self.pub_out[0].copy(), self.pub_out[1].copy()]
         new.priv_hand = [self.priv_hand[0].copy(), self.priv_hand[1].copy()]
         new.priv_out = [self.priv_out[0].copy(), self.priv_out[1].copy()]
         new.priv_pile = [self.priv_pile[0].copy(), self.priv_pile[1].copy()]
         new.priv_down = [self.priv_down[0].copy(), self.priv_down[1].copy()]
-        if self._events is not None:
-            new._events = list(self._events)
+        new._events = None if self._events is None else list(self._events)
         return new
 
     # -- the contract's queries -------------------------------------------------------------------

@@ -140,8 +140,10 @@ class ActionTable:
             k += 1
         return out
 
-    def parse(self, text: str) -> Action:
-        """The action named by ``text``, or InvalidAction saying what is wrong."""
+    def parse(self, text: object) -> Action:
+        """The action named by ``text``, or InvalidAction saying what is wrong (for input that is no string too)."""
+        if not isinstance(text, str):
+            raise InvalidAction(text, "expected a string", game="zeta")
         found = self.by_text.get(text)
         if found is not None:
             return found

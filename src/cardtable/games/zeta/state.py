@@ -15,7 +15,7 @@ import random
 from collections import Counter
 from collections.abc import Iterator, Sequence
 from enum import IntEnum, StrEnum
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Any, ClassVar, Final, cast
 
 from cardtable.core import Action, Outcome, State
 from cardtable.core.rng import clone_rng, shuffle
@@ -283,7 +283,9 @@ def types_of(mask: int) -> tuple[int, ...]:
 class ZetaState(State):
     """A Zeta position (see the module docstring for the representation)."""
 
-    game: ZetaGame
+    def __new__(cls, *args: Any, **kwargs: Any) -> ZetaState:
+        """Allocate a state (``clone`` calls this alone, then sets every field itself)."""
+        return object.__new__(cls)
 
     def __init__(self, game: ZetaGame, seed: int, setup: dict[str, Any], rng: random.Random,
                  decklists: list[list[int]]) -> None:
@@ -380,7 +382,7 @@ class ZetaState(State):
         """
         if self._events is None or self.history or self._shuffled is None:
             return
-        twin = ZetaState(self.game, self.seed, self.setup, self.rng, self.decklists)  # the deal draws no random number
+        twin = ZetaState(cast("ZetaGame", self.game), self.seed, self.setup, self.rng, self.decklists)  # the deal draws no random number
         twin.decks = [list(self._shuffled[0]), list(self._shuffled[1])]
         twin.first = self.first
         twin.record_events()
@@ -632,11 +634,11 @@ class ZetaState(State):
         return ("ZETA-R16", f"gravity: {self.geo.names[s]} has no card or block beneath it")
 
     # ------------------------------------------------------------------ applying actions
-    fast_path = True
+    fast_path: ClassVar[bool] = True
     """Class switch: tests turn it off to prove the fast path and the general path agree (a recording
     state takes the fast path too: it emits the same events as the general path)."""
 
-    def apply(self, action: Action | str, player: int | None = None) -> Action:
+    def apply(self, action: object, player: int | None = None) -> Action:
         """Apply an action or its string (see ``State.apply``); plain placements take a checked fast path."""
         kind = type(action)
         if kind is Place and self.phase == MAIN and player is None and self.result is None and self.fast_path:
@@ -1403,14 +1405,27 @@ class ZetaState(State):
 
     def clone(self) -> ZetaState:
         """An independent copy (RNG included; a recording state's clone gets its own event log)."""
-        new = object.__new__(ZetaState)
-        new.__dict__.update(self.__dict__)
+        new = ZetaState.__new__(ZetaState)  # every field by name: a compiled state has no __dict__
+        new.game = self.game
+        new.rules = self.rules
+        new.geo = self.geo
+        new.table = self.table
+        new.steps = self.steps
+        new.seed = self.seed
+        new.setup = self.setup
         new.rng = clone_rng(self.rng)
         new.history = list(self.history)
+        new.decklists = self.decklists
+        new.turn = self.turn
+        new.first = self.first
+        new.active = self.active
+        new.phase = self.phase
+        new.decider = self.decider
         new.owner = list(self.owner)
         new.card = list(self.card)
         new.occ = list(self.occ)
         new.tmask = list(self.tmask)
+        new.blocked = self.blocked
         new.marks = list(self.marks)
         new.ever = list(self.ever)
         new.hands = [list(self.hands[0]), list(self.hands[1])]
@@ -1420,6 +1435,7 @@ class ZetaState(State):
         new.destroyed = [list(self.destroyed[0]), list(self.destroyed[1])]
         new.destroyed_board = list(self.destroyed_board)
         new.removed = [list(self.removed[0]), list(self.removed[1])]
+        new.set_aside = self.set_aside
         new.negate = list(self.negate)
         new.only_zero = list(self.only_zero)
         new.broom = list(self.broom)
@@ -1427,8 +1443,14 @@ class ZetaState(State):
         new.frames = [list(f) for f in self.frames]
         new.pending = dict(self.pending)
         new.mulligan_left = list(self.mulligan_left)
-        if self._events is not None:
-            new._events = list(self._events)
+        new.result = self.result
+        new.known = self.known
+        new.known_mask = self.known_mask
+        new._events = None if self._events is None else list(self._events)
+        new._shuffled = self._shuffled
+        new.gravity = self.gravity
+        new.overline = self.overline
+        new.fanfare_pos = self.fanfare_pos
         return new
 
 
