@@ -108,7 +108,7 @@ class GameFacts:
     is made once, in the worker; they are decoded only when read.
     """
 
-    __slots__ = ("first_player", "turns", "context", "_facts", "_encoded")
+    __slots__ = ("first_player", "turns", "context", "_facts", "_encoded", "_context_json")
 
     def __init__(self, first_player: int | None, turns: int, facts: tuple[Fact, ...] | None = (),
                  context: tuple[dict[str, Any], ...] = (), *, encoded: str | None = None) -> None:
@@ -121,6 +121,7 @@ class GameFacts:
         """Per seat: what the setup gave it (a Zeta deck's name, Utahime option cards) and final score parts."""
         self._facts = facts
         self._encoded = encoded
+        self._context_json: str | None = None
         if facts is None and encoded is None:
             raise ValueError("GameFacts needs its facts or their encoded text")
 
@@ -137,8 +138,15 @@ class GameFacts:
             self._encoded = encode_facts(self._facts or ())
         return self._encoded
 
+    def encoded_context(self) -> str:
+        """The context as compact JSON text, made once (by the worker, when the facts travel)."""
+        if self._context_json is None:
+            self._context_json = json.dumps([dict(c) for c in self.context], separators=(",", ":"),
+                                            ensure_ascii=False)
+        return self._context_json
+
     def __reduce__(self) -> tuple[Any, ...]:
-        return (_game_facts, (self.first_player, self.turns, self.encoded(), self.context))
+        return (_game_facts, (self.first_player, self.turns, self.encoded(), self.context, self.encoded_context()))
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, GameFacts):
@@ -153,8 +161,11 @@ class GameFacts:
                 f"facts=<{len(self.facts)} facts>, context={self.context!r})")
 
 
-def _game_facts(first_player: int | None, turns: int, encoded: str, context: tuple[dict[str, Any], ...]) -> GameFacts:
-    return GameFacts(first_player, turns, None, context, encoded=encoded)
+def _game_facts(first_player: int | None, turns: int, encoded: str, context: tuple[dict[str, Any], ...],
+                context_json: str | None = None) -> GameFacts:
+    out = GameFacts(first_player, turns, None, context, encoded=encoded)
+    out._context_json = context_json
+    return out
 
 
 _Counts = dict[tuple[int, Verb, str, int], int]

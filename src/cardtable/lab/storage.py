@@ -151,10 +151,11 @@ class LabStore:
         if not games:
             return
         dumps = _compact_json
-        rows = [(run_id, g.index, g.group, g.rotation, g.seed, dumps(list(g.specs)), g.facts.first_player,
-                 dumps(list(g.winners)), g.reason[:200], g.rule[:32],
+        texts = _JSON_OF_TUPLES  # a run repeats a few lineups and winner sets: each one's JSON is made once
+        rows = [(run_id, g.index, g.group, g.rotation, g.seed, texts[g.specs], g.facts.first_player,
+                 texts[g.winners], g.reason[:200], g.rule[:32],
                  dumps(list(g.scores)) if g.scores is not None else None, g.length, g.facts.turns, g.truncated,
-                 g.seconds, dumps([dict(c) for c in g.facts.context]), g.facts.encoded()) for g in games]
+                 g.seconds, g.facts.encoded_context(), g.facts.encoded()) for g in games]
         with self.store.engine.begin() as conn:
             conn.exec_driver_sql(_insert_games_sql(conn.dialect.paramstyle), rows)
             planned = conn.execute(select(LabSeriesRow.planned).where(LabSeriesRow.id == run_id)).scalar_one()
@@ -180,6 +181,19 @@ _GAME_COLUMNS = ("series_id", "game_index", "group_no", "rotation", "seed", "spe
 
 def _compact_json(value: Any) -> str:
     return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+
+
+class _TupleJson(dict[tuple[Any, ...], str]):
+    """The JSON array text of each tuple, made once."""
+
+    def __missing__(self, value: tuple[Any, ...]) -> str:
+        if len(self) > 10_000:
+            self.clear()
+        out = self[value] = _compact_json(list(value))
+        return out
+
+
+_JSON_OF_TUPLES = _TupleJson()
 
 
 def _insert_games_sql(paramstyle: str) -> str:
