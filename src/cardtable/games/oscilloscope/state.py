@@ -20,7 +20,6 @@ from enum import Enum, IntEnum
 from typing import TYPE_CHECKING, Any
 
 from cardtable.core import Action, Outcome, State
-from cardtable.core.rng import clone_rng
 
 from .actions import (
     ASSIGN,
@@ -297,7 +296,7 @@ class OscilloscopeState(State):
         new.close_gaps = self.close_gaps
         new.seed = self.seed
         new.setup = self.setup
-        new.rng = clone_rng(self.rng)
+        self._share_rng(new)
         new.history = list(self.history)
         new.players = self.players
         new.solo = self.solo

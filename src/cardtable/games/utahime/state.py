@@ -18,7 +18,6 @@ from itertools import combinations
 from typing import TYPE_CHECKING, Any
 
 from cardtable.core.game import Action, Outcome, State
-from cardtable.core.rng import clone_rng
 
 from .actions import (
     Attack,
@@ -261,7 +260,7 @@ class UtahimeState(State):
         new.rules = self.rules
         new.seed = self.seed
         new.setup = self.setup
-        new.rng = clone_rng(self.rng)
+        self._share_rng(new)
         new.history = list(self.history)
         new.kit = self.kit
         new.phase = self.phase
