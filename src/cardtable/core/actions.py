@@ -10,6 +10,7 @@ A game that offers them uses these classes, so ``"pass"`` and ``"decline"`` mean
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Final
 
 from .game import Action
 
@@ -30,7 +31,7 @@ class Decline(Action):
         return "decline"
 
 
-PASS = Pass()
+PASS: Final = Pass()
 """The one ``Pass`` value (equal to every other)."""
-DECLINE = Decline()
+DECLINE: Final = Decline()
 """The one ``Decline`` value (equal to every other)."""

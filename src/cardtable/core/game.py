@@ -20,7 +20,7 @@ from mypy_extensions import mypyc_attr
 from . import jsonpos
 from .errors import IllegalAction, InvalidAction, InvalidPosition
 from .events import SETUP_MOVE, Event
-from .rng import fresh_seed, rng_from_json, rng_to_json
+from .rng import clone_rng, fresh_seed, rng_from_json, rng_to_json
 from .rules import RulesBase
 
 POSITION_FORMAT = 1
@@ -299,8 +299,31 @@ class State(metaclass=ABCMeta):
     game: Game[Any]
     seed: int
     setup: dict[str, Any]
-    rng: random.Random
     history: list[str]
+
+    # -- randomness -----------------------------------------------------------------------------
+    _rng: random.Random
+    _rng_shared: bool = False
+    """True while ``_rng`` may be shared with a clone: the first draw then copies it (copy on write)."""
+
+    @property
+    def rng(self) -> random.Random:
+        """The state's own generator (all its randomness); a clone's is copied only when first used."""
+        if self._rng_shared:
+            self._rng = clone_rng(self._rng)
+            self._rng_shared = False
+        return self._rng
+
+    @rng.setter
+    def rng(self, value: random.Random) -> None:
+        self._rng = value
+        self._rng_shared = False
+
+    def _share_rng(self, clone: State) -> None:
+        """Give ``clone`` this state's generator until either of them draws (copying it costs a rollout's 15%)."""
+        self._rng_shared = True
+        clone._rng = self._rng
+        clone._rng_shared = True
 
     # -- the game's hooks -----------------------------------------------------------------------
     @property

@@ -85,3 +85,11 @@ def test_setup_errors() -> None:
         game.new_game(seed=1, players=3)
     with pytest.raises(ValueError, match="presets: classic"):
         game.new_game(seed=1, decks=["nope", "classic"])
+
+
+def test_the_card_index_constants_name_their_cards() -> None:
+    from cardtable.games.zeta import cards
+
+    names = ["CHANT", "MIST", "DO_OVER", "FORTUNE", "MAGIC_CIRCLE", "BOOST", "FIRE", "ICE", "APPRENTICE", "WIND", "GREAT_CIRCLE", "HEXER", "POTION", "BROOM", "LIGHT", "ASTROLOGY", "THUNDER", "EARTH", "BARRIER", "BLAZE", "BURST", "MOURNING", "DARK", "ARROW", "ULTIMATE"]
+    assert [getattr(cards, n) for n in names] == list(range(len(cards.CARDS))) == list(range(cards.NUM_TYPES))
+    assert [cards.CARDS[getattr(cards, n)].short for n in ("WIND", "BURST", "ULTIMATE")] == ["Wind", "Burst", "UltZero"]

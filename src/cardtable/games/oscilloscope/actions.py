@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import Enum
+from typing import Final
 
 from cardtable.core import Action, InvalidAction
 from cardtable.core.actions import DECLINE as DECLINE
@@ -150,24 +151,24 @@ OscilloscopeAction = (AssignTrain | ChooseFilters | PlaceTrigger | Pass | Captur
 """Every Oscilloscope action; ``Pass`` (place nothing more, OSC-R13, OSC-R42, OSC-I22) and ``Decline``
 (refuse an optional capture, OSC-I33) are the shared actions of :mod:`cardtable.core.actions`."""
 
-CAPTURE = Capture()
-DRAW_PULSE = Draw(Deck.PULSE)
-DRAW_TRIGGER = Draw(Deck.TRIGGER)
+CAPTURE: Final = Capture()
+DRAW_PULSE: Final = Draw(Deck.PULSE)
+DRAW_TRIGGER: Final = Draw(Deck.TRIGGER)
 
 # Every action a position can offer, made once: legal-action lists reuse these values.
-PLACE = tuple(tuple(tuple(PlaceTrigger(card, t, p + 1) for p in range(POSITIONS))
-                    for t in range(len(TRAIN_LETTERS))) for card in Card)
+PLACE: Final = tuple(tuple(tuple(PlaceTrigger(card, t, p + 1) for p in range(POSITIONS))
+                           for t in range(len(TRAIN_LETTERS))) for card in Card)
 """``PLACE[card][train][slot]`` with slot 0-based."""
-REFILL = tuple(tuple(Refill(t, card) for card in Card) for t in range(len(TRAIN_LETTERS)))
+REFILL: Final = tuple(tuple(Refill(t, card) for card in Card) for t in range(len(TRAIN_LETTERS)))
 """``REFILL[train][card]`` (no declared level)."""
-REFILL_DECLARED = tuple(tuple(tuple(Refill(t, card, level) for level in (Level.HIGH, Level.LOW)) for card in Card)
-                        for t in range(len(TRAIN_LETTERS)))
+REFILL_DECLARED: Final = tuple(tuple(tuple(Refill(t, card, level) for level in (Level.HIGH, Level.LOW)) for card in Card)
+                               for t in range(len(TRAIN_LETTERS)))
 """``REFILL_DECLARED[train][card][level]`` for levels HIGH (0) and LOW (1)."""
-DISCARD = tuple(Discard(card) for card in Card)
-KEEP_TRIGGER = tuple(KeepTrigger(card) for card in Card)
-KEEP_FILTER = tuple(KeepFilter(t) for t in range(len(TRAIN_LETTERS)))
-ASSIGN = tuple(AssignTrain(t) for t in range(len(TRAIN_LETTERS)))
-EXCHANGE = tuple(Exchange(t) for t in range(len(TRAIN_LETTERS)))
+DISCARD: Final = tuple(Discard(card) for card in Card)
+KEEP_TRIGGER: Final = tuple(KeepTrigger(card) for card in Card)
+KEEP_FILTER: Final = tuple(KeepFilter(t) for t in range(len(TRAIN_LETTERS)))
+ASSIGN: Final = tuple(AssignTrain(t) for t in range(len(TRAIN_LETTERS)))
+EXCHANGE: Final = tuple(Exchange(t) for t in range(len(TRAIN_LETTERS)))
 
 
 def _train(token: str, text: str) -> int:

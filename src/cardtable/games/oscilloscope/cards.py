@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 from enum import Enum, IntEnum
+from typing import Final
 
 
 class Card(IntEnum):
@@ -58,8 +59,8 @@ class Level(IntEnum):
         return f"Level.{self.name}"
 
 
-LEVEL_SYMBOLS = ("H", "L", "*")
-LEVEL_BY_SYMBOL = {"H": Level.HIGH, "L": Level.LOW, "*": Level.WILD}
+LEVEL_SYMBOLS: Final = ("H", "L", "*")
+LEVEL_BY_SYMBOL: Final = {"H": Level.HIGH, "L": Level.LOW, "*": Level.WILD}
 
 
 class Edge(Enum):
@@ -115,7 +116,7 @@ class CardType:
         return self.card.name
 
 
-CARD_TYPES: tuple[CardType, ...] = (
+CARD_TYPES: Final[tuple[CardType, ...]] = (
     CardType(Card.HL, "Hi→Low", "falling edge", 20, 0, Edge.HIGH, Edge.LOW, Stroke.STEP,
              "starts upper-left, drops at a right angle, continues lower-right"),
     CardType(Card.LH, "Low→Hi", "rising edge", 20, 0, Edge.LOW, Edge.HIGH, Stroke.STEP,
@@ -134,36 +135,36 @@ CARD_TYPES: tuple[CardType, ...] = (
              "both diagonals, an X"),
 )
 
-CARD_BY_TOKEN: dict[str, Card] = {c.name: c for c in Card}
-TOKENS: tuple[str, ...] = tuple(c.name for c in Card)
+CARD_BY_TOKEN: Final[dict[str, Card]] = {c.name: c for c in Card}
+TOKENS: Final[tuple[str, ...]] = tuple(c.name for c in Card)
 
-PULSE_DECK: tuple[Card, ...] = tuple(c.card for c in CARD_TYPES for _ in range(c.pulse_deck))
+PULSE_DECK: Final[tuple[Card, ...]] = tuple(c.card for c in CARD_TYPES for _ in range(c.pulse_deck))
 """The 70-card pulse deck (OSC-R1): HL 20, LH 20, LOH 15, NOISE 15."""
-TRIGGER_DECK: tuple[Card, ...] = tuple(c.card for c in CARD_TYPES for _ in range(c.trigger_deck))
+TRIGGER_DECK: Final[tuple[Card, ...]] = tuple(c.card for c in CARD_TYPES for _ in range(c.trigger_deck))
 """The 40-card trigger deck (OSC-R1): LOH 5, CLEAR 5, T_HL 10, T_LH 10, T_BOTH 10."""
-ALL_CARDS: Counter[str] = Counter({c.token: c.total for c in CARD_TYPES})
+ALL_CARDS: Final[Counter[str]] = Counter({c.token: c.total for c in CARD_TYPES})
 """All 110 cards by token: what the zones of every position add up to (§2.3, OSC-I3: an LOH from
 either deck is the same card; OSC-I2: the seed's フィルタ山札 is the trigger deck)."""
 
 # Card classes (§2.1), as tuples indexed by card value for the hot path.
-IS_PULSE_TYPE = (True, True, True, True, False, False, False, False)
+IS_PULSE_TYPE: Final = (True, True, True, True, False, False, False, False)
 """May sit in a train: HL, LH, LOH, NOISE."""
-IS_XX_TRIGGER = (False, False, False, False, False, True, True, True)
+IS_XX_TRIGGER: Final = (False, False, False, False, False, True, True, True)
 """The seed's "XX trigger": T_HL, T_LH, T_BOTH."""
-IS_TRIGGER_CAPABLE = (False, False, True, False, True, True, True, True)
+IS_TRIGGER_CAPABLE: Final = (False, False, True, False, True, True, True, True)
 """May be placed as a trigger from hand: LOH, CLEAR and the XX triggers (OSC-I14)."""
-IS_CONDITIONAL = (False, False, True, False, False, True, True, True)
+IS_CONDITIONAL: Final = (False, False, True, False, False, True, True, True)
 """Trigger-capable cards that set a condition (every trigger but CLEAR)."""
-IS_TRIGGER_DECK_KIND = (False, False, True, False, True, True, True, True)
+IS_TRIGGER_DECK_KIND: Final = (False, False, True, False, True, True, True, True)
 """Kinds the trigger deck can hold (it is never refilled, OSC-R45)."""
-IS_WAVEFORM = (True, True, True, False, False, True, True, True)
+IS_WAVEFORM: Final = (True, True, True, False, False, True, True, True)
 """Waveform score cards (D9): everything but NOISE and CLEAR."""
-TRIGGER_KINDS: tuple[Card, ...] = (Card.LOH, Card.CLEAR, Card.T_HL, Card.T_LH, Card.T_BOTH)
+TRIGGER_KINDS: Final[tuple[Card, ...]] = (Card.LOH, Card.CLEAR, Card.T_HL, Card.T_LH, Card.T_BOTH)
 """Trigger-capable kinds in card order (the order legal placements are listed in)."""
 
-TRAIN_LETTERS = "ABCDEF"
+TRAIN_LETTERS: Final = "ABCDEF"
 """Trains (channels) are named A, B, C ... in the order they are built (OSC-R3)."""
-POSITIONS = 5
+POSITIONS: Final = 5
 """Time positions 1 (leftmost, oldest) to 5 (rightmost, newest)."""
 
 

@@ -20,7 +20,6 @@ from enum import Enum, IntEnum
 from typing import TYPE_CHECKING, Any, Final
 
 from cardtable.core import Action, Outcome, State
-from cardtable.core.rng import clone_rng
 
 from .actions import (
     ASSIGN,
@@ -105,24 +104,35 @@ _CARD_SECRET: Final = tuple({"card": t} for t in TOKENS)
 if TYPE_CHECKING:
     from .game import OscilloscopeGame
 
-EMPTY = -1
-HL, LH, LOH, NOISE, CLEAR, T_HL, T_LH, T_BOTH = range(8)
-HIGH, LOW, WILD = 0, 1, 2
-NO = -1
+EMPTY: Final = -1
+HL: Final = 0
+LH: Final = 1
+LOH: Final = 2
+NOISE: Final = 3
+CLEAR: Final = 4
+T_HL: Final = 5
+T_LH: Final = 6
+T_BOTH: Final = 7
+HIGH: Final = 0
+LOW: Final = 1
+WILD: Final = 2
+NO: Final = -1
 """Connection table entry: the card does not connect at this level."""
-DECLARE = -2
+DECLARE: Final = -2
 """Connection table entry: a Low or Hi card after a wild level whose player declares H or L (OSC-I5)."""
-PULSE_ORIGIN, TRIGGER_ORIGIN, ANY_ORIGIN = 0, 1, 2
-"""Where an unknown card of a hand came from, as every seat remembers it (OSC-I-CT14): the pulse deck
-while it held only pulse kinds, the trigger deck, or anywhere (a rebuilt deck, or a Low or Hi whose deck
-is unknown)."""
-ORIGIN_NAMES = ("pulse", "trigger", "any")
-KIND_GROUP = (0, 0, 2, 0, 1, 1, 1, 1)
+# Where an unknown card of a hand came from, as every seat remembers it (OSC-I-CT14): the pulse deck
+# while it held only pulse kinds, the trigger deck, or anywhere (a rebuilt deck, or a Low or Hi whose deck
+# is unknown).
+PULSE_ORIGIN: Final = 0
+TRIGGER_ORIGIN: Final = 1
+ANY_ORIGIN: Final = 2
+ORIGIN_NAMES: Final = ("pulse", "trigger", "any")
+KIND_GROUP: Final = (0, 0, 2, 0, 1, 1, 1, 1)
 """0: only the pulse deck starts with it (HL, LH, NOISE); 1: only the trigger deck (CLEAR and the XX
 triggers); 2: both (LOH, OSC-I3)."""
-ORIGIN_ALLOWS = ((True, True, True, True, False, False, False, False),
-                 (False, False, True, False, True, True, True, True),
-                 (True,) * 8)
+ORIGIN_ALLOWS: Final = ((True, True, True, True, False, False, False, False),
+                        (False, False, True, False, True, True, True, True),
+                        (True,) * 8)
 """``ORIGIN_ALLOWS[origin][card]``: the kinds a card of each origin can be."""
 
 
@@ -212,8 +222,16 @@ class Step(IntEnum):
     """The set is over (OSC-R64's count), the turn passes."""
 
 
-# Module-level aliases: the hot path reads globals.
-_WAIT, _SET_BEGIN, _SHIFT, _CAPTURE_KEEP, _REFILL_BEGIN, _REFILL_NEXT, _TOPUP_NEXT, _POST_BEGIN, _SET_END = tuple(Step)
+# Module-level aliases (Final: compiled code reads them without a lookup).
+_WAIT: Final = Step.WAIT
+_SET_BEGIN: Final = Step.SET_BEGIN
+_SHIFT: Final = Step.SHIFT
+_CAPTURE_KEEP: Final = Step.CAPTURE_KEEP
+_REFILL_BEGIN: Final = Step.REFILL_BEGIN
+_REFILL_NEXT: Final = Step.REFILL_NEXT
+_TOPUP_NEXT: Final = Step.TOPUP_NEXT
+_POST_BEGIN: Final = Step.POST_BEGIN
+_SET_END: Final = Step.SET_END
 
 
 def ceil_half(value: int) -> int:
@@ -332,7 +350,7 @@ class OscilloscopeState(State):
         new.close_gaps = self.close_gaps
         new.seed = self.seed
         new.setup = self.setup
-        new.rng = clone_rng(self.rng)
+        self._share_rng(new)
         new.history = list(self.history)
         new.players = self.players
         new.solo = self.solo
@@ -1586,7 +1604,7 @@ class OscilloscopeState(State):
         return position_json(self)
 
 
-SOLO_PAR = 15
+SOLO_PAR: Final = 15
 """The solo score that ``returns()`` maps to 0 (OSC-I-CT7)."""
 
 
@@ -1600,8 +1618,8 @@ def counts_to_tokens(counts: Sequence[int]) -> list[str]:
     return out
 
 
-_TOKEN_LISTS = tuple([t] for t in TOKENS)
-_WAVEFORM_KINDS = tuple(k for k in range(8) if IS_WAVEFORM[k])
+_TOKEN_LISTS: Final = tuple([t] for t in TOKENS)
+_WAVEFORM_KINDS: Final = tuple(k for k in range(8) if IS_WAVEFORM[k])
 
 
 def _position_module() -> Any:

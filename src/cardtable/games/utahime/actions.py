@@ -7,6 +7,7 @@ card is taken from. Designated suits are letters in the order H S C D (``ban HS`
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Final
 
 from cardtable.core.errors import InvalidAction
 from cardtable.core.game import Action
@@ -268,11 +269,11 @@ class NameSuit(Action):
         return f"suit {self.suit}"
 
 
-_SIMPLE: dict[str, Action] = {
+_SIMPLE: Final[dict[str, Action]] = {
     "hero": UseHero(), "joker": Joker(), "stall": Stall(), "noblock": NoBlock(), "react": React(),
     "noreact": NoReact(), "end": EndWindow(), "nocosmic": NoCosmic(),
 }
-_CARD_VERBS = {"wish": Wish, "set": SetCard, "flip": Flip, "pass": Pass, "heartnext": HeartNext,
+_CARD_VERBS: Final = {"wish": Wish, "set": SetCard, "flip": Flip, "pass": Pass, "heartnext": HeartNext,
                "pick": Pick, "choose": Choose}
 
 

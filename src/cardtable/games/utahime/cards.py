@@ -33,11 +33,11 @@ COSMIC_CARDS: Final = ((HEARTS, 4), (HEARTS, 6), (SPADES, 4), (CLUBS, 6), (CLUBS
 COSMIC_NAMES: Final = tuple(SUIT_LETTERS[s] + RANK_NAMES[r - 1] for s, r in COSMIC_CARDS)
 
 # -- tables, indexed by the card int (0..127; unused slots hold -1 / "") ---------------------------
-SUIT: list[int] = [-1] * (2 * CARDS_PER_SEAT)
-RANK: list[int] = [-1] * (2 * CARDS_PER_SEAT)
-OWNER: list[int] = [i // CARDS_PER_SEAT for i in range(2 * CARDS_PER_SEAT)]
-IS_COSMIC: list[bool] = [False] * (2 * CARDS_PER_SEAT)
-NAME: list[str] = [""] * (2 * CARDS_PER_SEAT)
+SUIT: Final[list[int]] = [-1] * (2 * CARDS_PER_SEAT)
+RANK: Final[list[int]] = [-1] * (2 * CARDS_PER_SEAT)
+OWNER: Final[list[int]] = [i // CARDS_PER_SEAT for i in range(2 * CARDS_PER_SEAT)]
+IS_COSMIC: Final[list[bool]] = [False] * (2 * CARDS_PER_SEAT)
+NAME: Final[list[str]] = [""] * (2 * CARDS_PER_SEAT)
 """The card's notation without the ``~`` marker (``H7``, ``H4+``)."""
 
 for _seat in (0, 1):
@@ -52,10 +52,10 @@ for _seat in (0, 1):
         NAME[_c] = SUIT_LETTERS[_s] + RANK_NAMES[_r - 1] + "+"
 
 #: card index (0..57, owner-free) by notation without ``~``.
-INDEX_BY_NAME: dict[str, int] = {NAME[i]: i for i in range(COSMIC_BASE + len(COSMIC_CARDS))}
+INDEX_BY_NAME: Final[dict[str, int]] = {NAME[i]: i for i in range(COSMIC_BASE + len(COSMIC_CARDS))}
 
 #: The card index used in canonical orderings (suit order H S C D, then rank, cosmic after deck).
-SORT_KEY: list[int] = [c % CARDS_PER_SEAT + 100 * OWNER[c] for c in range(2 * CARDS_PER_SEAT)]
+SORT_KEY: Final[list[int]] = [c % CARDS_PER_SEAT + 100 * OWNER[c] for c in range(2 * CARDS_PER_SEAT)]
 
 
 def card_id(owner: int, index: int) -> int:

@@ -18,7 +18,6 @@ from itertools import combinations
 from typing import TYPE_CHECKING, Any, Final
 
 from cardtable.core.game import Action, Outcome, State
-from cardtable.core.rng import clone_rng
 
 from .actions import (
     Attack,
@@ -131,20 +130,23 @@ class Phase(IntEnum):
     OVER = 11
 
 
-PHASE_NAMES = tuple(p.name.lower() for p in Phase)
+PHASE_NAMES: Final = tuple(p.name.lower() for p in Phase)
 
 # modifier kinds (UTA-R8); values are half-points, or a suit for BAN
-BAN, BLOCK_BONUS, BONUS_810, ATTACK_BONUS = 0, 1, 2, 3
-EFFECT_KINDS = ("ban", "block_bonus", "bonus_8_10", "attack_bonus")
+BAN: Final = 0
+BLOCK_BONUS: Final = 1
+BONUS_810: Final = 2
+ATTACK_BONUS: Final = 3
+EFFECT_KINDS: Final = ("ban", "block_bonus", "bonus_8_10", "attack_bonus")
 
 # discard entries: card | UP | SELF | COST | SEEN
-UP = 128
-SELF = 256
-COST = 512
+UP: Final = 128
+SELF: Final = 256
+COST: Final = 512
 """Put face down as the price of ♥NEXT: publicly known to be a heart (UTA-R51, UTA-I-CT22)."""
-SEEN = 1024
+SEEN: Final = 1024
 """Face down, but everybody saw which card it is (a pass, ♥NEXT's other cards, a shown block; UTA-I-CT21)."""
-CARD_MASK = 127
+CARD_MASK: Final = 127
 
 # seat memory (UTA-I-CT21). What everybody knows is kept once: ``pub_hand[p]`` card -> (set turn, since) for cards
 # known to be in seat p's hand, ``pub_out[p]`` the same for cards in the hand or face down in the pile, and the
@@ -152,25 +154,31 @@ CARD_MASK = 127
 # ``priv_hand[o]``, ``priv_out[o]``, ``priv_pile[o]`` (cards face down somewhere in the other pile) and
 # ``priv_down[o]`` (face-down cards of the other pile it knows one by one). A seat's own hand and pile are never
 # in its memory: it sees them.
-HAND, OUT, PILE, DISCARD = 0, 1, 2, 3
-"""In the hand; in the hand or face down in the pile; face down somewhere in the pile; that face-down entry."""
-WHERE_NAMES = ("hand", "hand_or_pile", "pile", "discard")
-PUBLIC = 2
+# In the hand; in the hand or face down in the pile; face down somewhere in the pile; that face-down entry.
+HAND: Final = 0
+OUT: Final = 1
+PILE: Final = 2
+DISCARD: Final = 3
+WHERE_NAMES: Final = ("hand", "hand_or_pile", "pile", "discard")
+PUBLIC: Final = 2
 """The observer index of what every seat and spectator knows."""
 MemoryEntry = tuple[int, int, int]
 """(where, set turn or 0, since: the turn from which an unset J/Q/K is known to be unset, or 0)."""
 Known = tuple[int, int]
 """(set turn or 0, since) of a card remembered in, or perhaps in, a hand."""
-_UNSET = (0, 0)
-PICTURES = frozenset(c for c in range(2 * CARDS_PER_SEAT) if RANK[c] >= JACK)
+_UNSET: Final = (0, 0)
+PICTURES: Final = frozenset(c for c in range(2 * CARDS_PER_SEAT) if RANK[c] >= JACK)
 """Every J, Q and K (deck cards of both seats)."""
 
 # success kinds (UTA-R22's table)
-DRAW_EFFECT, REMOVE_EFFECT, DNEXT_EFFECT = 1, 2, 3
-DRAWS_THEN_FINISH, DRAWS_THEN_END = 0, 1
+DRAW_EFFECT: Final = 1
+REMOVE_EFFECT: Final = 2
+DNEXT_EFFECT: Final = 3
+DRAWS_THEN_FINISH: Final = 0
+DRAWS_THEN_END: Final = 1
 
-_TOKENS: dict[str, tuple[int, bool] | None] = {}
-_ATTACK_VARIANTS: dict[tuple[str, int, int], tuple[Attack, ...]] = {}
+_TOKENS: Final[dict[str, tuple[int, bool] | None]] = {}
+_ATTACK_VARIANTS: Final[dict[tuple[str, int, int], tuple[Attack, ...]]] = {}
 
 
 def _parse_token(text: str) -> tuple[int, bool] | None:
@@ -301,7 +309,7 @@ class UtahimeState(State):
         new.rules = self.rules
         new.seed = self.seed
         new.setup = self.setup
-        new.rng = clone_rng(self.rng)
+        self._share_rng(new)
         new.history = list(self.history)
         new.kit = self.kit
         new.phase = self.phase

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import lru_cache
+from typing import Final
 
 from cardtable.core import Action, InvalidAction
 from cardtable.core.actions import DECLINE, PASS, Decline, Pass
@@ -89,10 +90,10 @@ __all__ = ["DECLINE", "DESTROY", "KEEP", "MULLIGAN", "PASS", "TARGET_ROW", "Acti
 
 ZetaAction = Place | Pass | Target | DestroyFromHand | ChooseLine | Decline | Mulligan
 
-TARGET_ROW = NUM_TYPES
-MULLIGAN = Mulligan(True)
-KEEP = Mulligan(False)
-DESTROY = tuple(DestroyFromHand(c) for c in range(NUM_TYPES))
+TARGET_ROW: Final = NUM_TYPES
+MULLIGAN: Final = Mulligan(True)
+KEEP: Final = Mulligan(False)
+DESTROY: Final = tuple(DestroyFromHand(c) for c in range(NUM_TYPES))
 
 
 class ActionTable:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Final
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,13 +82,37 @@ _RAW = [
      "ZETA-R60", "UltZero"),
 ]
 
-CARDS: tuple[CardType, ...] = tuple(CardType(i, *row) for i, row in enumerate(_RAW))
-CARD_BY_ID: dict[str, CardType] = {c.id: c for c in CARDS}
-NUM_TYPES = len(CARDS)
-COSTS: tuple[int, ...] = tuple(c.cost for c in CARDS)
+CARDS: Final[tuple[CardType, ...]] = tuple(CardType(i, *row) for i, row in enumerate(_RAW))
+CARD_BY_ID: Final[dict[str, CardType]] = {c.id: c for c in CARDS}
+NUM_TYPES: Final = 25
+COSTS: Final[tuple[int, ...]] = tuple(c.cost for c in CARDS)
 
-(CHANT, MIST, DO_OVER, FORTUNE, MAGIC_CIRCLE, BOOST, FIRE, ICE, APPRENTICE, WIND, GREAT_CIRCLE, HEXER, POTION,
- BROOM, LIGHT, ASTROLOGY, THUNDER, EARTH, BARRIER, BLAZE, BURST, MOURNING, DARK, ARROW, ULTIMATE) = range(NUM_TYPES)
+# Each card type's index (its row of _RAW), as literals: compiled code reads them as numbers.
+CHANT: Final = 0
+MIST: Final = 1
+DO_OVER: Final = 2
+FORTUNE: Final = 3
+MAGIC_CIRCLE: Final = 4
+BOOST: Final = 5
+FIRE: Final = 6
+ICE: Final = 7
+APPRENTICE: Final = 8
+WIND: Final = 9
+GREAT_CIRCLE: Final = 10
+HEXER: Final = 11
+POTION: Final = 12
+BROOM: Final = 13
+LIGHT: Final = 14
+ASTROLOGY: Final = 15
+THUNDER: Final = 16
+EARTH: Final = 17
+BARRIER: Final = 18
+BLAZE: Final = 19
+BURST: Final = 20
+MOURNING: Final = 21
+DARK: Final = 22
+ARROW: Final = 23
+ULTIMATE: Final = 24
 
 
 def card(card_id: str) -> CardType:

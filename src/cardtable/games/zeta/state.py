@@ -18,7 +18,7 @@ from enum import IntEnum, StrEnum
 from typing import TYPE_CHECKING, Any, ClassVar, Final, cast
 
 from cardtable.core import Action, Outcome, State
-from cardtable.core.rng import clone_rng, shuffle
+from cardtable.core.rng import shuffle
 
 from .actions import (
     DECLINE,
@@ -160,27 +160,44 @@ class EndReason(StrEnum):
     """ZETA-R23 with ``empty_deck_draw=lose_immediately``: a draw from an empty deck loses."""
 
 
-PHASE_NAMES = ("mulligan", "main", "do_over", "fortune", "target", "mourn", "line", "over")
-PHASE_BY_NAME = {name: Phase(i) for i, name in enumerate(PHASE_NAMES)}
-# Module-level aliases: the hot path reads globals.
-MULLIGAN_PHASE, MAIN, CHOOSE_HAND, CHOOSE_FORTUNE, CHOOSE_TARGET, CHOOSE_MOURN, CHOOSE_LINE, OVER = tuple(Phase)
-LINE, FANFARE, TRIGGERS, FULL, FULL_NOW = tuple(Step)
-STEP_NAMES = ("line", "fanfare", "triggers", "full", "full_now")
+PHASE_NAMES: Final = ("mulligan", "main", "do_over", "fortune", "target", "mourn", "line", "over")
+PHASE_BY_NAME: Final = {name: Phase(i) for i, name in enumerate(PHASE_NAMES)}
+# Module-level aliases (Final: compiled code reads them without a lookup).
+MULLIGAN_PHASE: Final = Phase.MULLIGAN
+MAIN: Final = Phase.MAIN
+CHOOSE_HAND: Final = Phase.DO_OVER
+CHOOSE_FORTUNE: Final = Phase.FORTUNE
+CHOOSE_TARGET: Final = Phase.TARGET
+CHOOSE_MOURN: Final = Phase.MOURN
+CHOOSE_LINE: Final = Phase.LINE
+OVER: Final = Phase.OVER
+LINE: Final = Step.LINE
+FANFARE: Final = Step.FANFARE
+TRIGGERS: Final = Step.TRIGGERS
+FULL: Final = Step.FULL
+FULL_NOW: Final = Step.FULL_NOW
+STEP_NAMES: Final = ("line", "fanfare", "triggers", "full", "full_now")
 
 # A frame is [seat, card, square, top_level, step_position, covered_card, vacancy].
-F_SEAT, F_CARD, F_SQUARE, F_TOP, F_POS, F_COVERED, F_VACANCY = range(7)
+F_SEAT: Final = 0
+F_CARD: Final = 1
+F_SQUARE: Final = 2
+F_TOP: Final = 3
+F_POS: Final = 4
+F_COVERED: Final = 5
+F_VACANCY: Final = 6
 
-ZERO_COST = tuple(c.index for c in CARDS if c.cost == 0)
+ZERO_COST: Final = tuple(c.index for c in CARDS if c.cost == 0)
 """The card types Mourning the Dead may place (ZETA-R57)."""
-NO_KNOWN: tuple[int, ...] = (0,) * NUM_TYPES
+NO_KNOWN: Final[tuple[int, ...]] = (0,) * NUM_TYPES
 """No remembered card of any type (ZETA-I-CT6)."""
-TURN_DRAW = -1
+TURN_DRAW: Final = -1
 """The ``cause`` of the turn's draw (ZETA-R12 step 2), where effects pass their card type."""
 # AFFORD[cap]: bitmask of card types whose cost is at most cap (cap is clamped to the top cost).
-MAX_COST = max(COSTS)
-AFFORD = tuple(sum(1 << c.index for c in CARDS if c.cost <= cap) for cap in range(MAX_COST + 1))
-FANFARE_MASK = sum(1 << c.index for c in CARDS if c.fanfare)
-WIND_BIT = 1 << WIND
+MAX_COST: Final = max(COSTS)
+AFFORD: Final = tuple(sum(1 << c.index for c in CARDS if c.cost <= cap) for cap in range(MAX_COST + 1))
+FANFARE_MASK: Final = sum(1 << c.index for c in CARDS if c.fanfare)
+WIND_BIT: Final = 1 << WIND
 
 
 def cause_id(cause: int) -> str:
@@ -209,8 +226,8 @@ def step_sequence(rules: ZetaRules) -> tuple[Step, ...]:
     return tuple(seq)
 
 
-_PASS_ONLY: tuple[Action, ...] = (PASS,)
-_DECLINE_ONLY: tuple[Action, ...] = (DECLINE,)
+_PASS_ONLY: Final[tuple[Action, ...]] = (PASS,)
+_DECLINE_ONLY: Final[tuple[Action, ...]] = (DECLINE,)
 
 
 class Placements(Sequence[Action]):
@@ -269,7 +286,7 @@ class Placements(Sequence[Action]):
         return f"Placements({[str(a) for a in self]})"
 
 
-_TYPES_OF: dict[int, tuple[int, ...]] = {}
+_TYPES_OF: Final[dict[int, tuple[int, ...]]] = {}
 
 
 def types_of(mask: int) -> tuple[int, ...]:
@@ -1413,7 +1430,7 @@ class ZetaState(State):
         new.steps = self.steps
         new.seed = self.seed
         new.setup = self.setup
-        new.rng = clone_rng(self.rng)
+        self._share_rng(new)
         new.history = list(self.history)
         new.decklists = self.decklists
         new.turn = self.turn
