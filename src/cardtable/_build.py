@@ -18,8 +18,6 @@ The check is cheap: sizes and mtimes are compared, and a source is hashed only w
 
 from __future__ import annotations
 
-import hashlib
-import importlib.abc
 import importlib.machinery
 import importlib.util
 import json
@@ -69,7 +67,7 @@ class BuildInfo:
                 "modules": list(self.modules), "stale": list(self.stale)}
 
 
-class _SourceFinder(importlib.abc.MetaPathFinder):
+class _SourceFinder:
     """Loads every ``cardtable`` module from its ``.py`` source, whatever compiled module lies beside it."""
 
     def find_spec(self, fullname: str, path: Sequence[str] | None,
@@ -98,6 +96,12 @@ def read_manifest(path: Path = MANIFEST) -> dict[str, Any] | None:
     return data if isinstance(data, dict) else None
 
 
+def _sha256(path: Path) -> str:
+    import hashlib  # only when a source's stat changed
+
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
 def stale_sources(manifest: dict[str, Any], package_dir: Path = PACKAGE_DIR) -> list[str]:
     """The compiled modules' sources (relative paths) that differ from what was compiled."""
     out = []
@@ -109,8 +113,8 @@ def stale_sources(manifest: dict[str, Any], package_dir: Path = PACKAGE_DIR) -> 
             st = source.stat()
             if st.st_size == entry.get("size") and st.st_mtime_ns == entry.get("mtime_ns"):
                 continue  # untouched since the build
-            if st.st_size == entry.get("size") and hashlib.sha256(source.read_bytes()).hexdigest() == entry.get("sha256"):
-                continue  # touched, not changed (a checkout, a copy)
+            if st.st_size == entry.get("size") and _sha256(source) == entry.get("sha256"):
+                continue  # touched, not changed (a checkout, a copy, an install that did not keep mtimes)
         except OSError:
             pass  # a missing source cannot be checked: treat it as changed
         out.append(rel)
