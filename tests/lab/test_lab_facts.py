@@ -15,14 +15,14 @@ from cardtable.lab.study import PlayedGame, agent_rng
 
 
 def replay_random(run: LoadedRun, game: PlayedGame) -> State:
-    """Play the game again as the lab's random agents did: same seed, same per-seat RNG."""
+    """Play the game again as the lab's random agents did: same seed, the same RNG shared by the seats."""
     config = run.info.config
     state = cardtable.load_game(config.game, **dict(config.rules)).new_game(seed=game.seed, record_events=True,
                                                                             **dict(config.setup))
-    rngs = [agent_rng(config.seed, game.group, game.rotation, s) for s in range(game.players)]
+    rng = agent_rng(config.seed, game.group, game.rotation)
     while state.current_player is not None:
         legal = state.legal_actions()
-        state.apply(legal[rngs[state.current_player].randrange(len(legal))])
+        state.apply(legal[int(rng.random() * len(legal))])
     return state
 
 

@@ -121,8 +121,17 @@ class Game(Generic[RulesT], metaclass=ABCMeta):
         if not record_events:
             return self._new_state(seed, normal, random.Random(seed))
         state = self._new_recording_state(seed, normal, random.Random(seed))
-        state._events = [e if e.move == SETUP_MOVE else Event(e.kind, e.public, e.secret, e.to, SETUP_MOVE)
-                         for e in state.events]
+        log = state._events
+        if log is not None:  # the setup's events, turn 1's included, belong to the setup (rows stay rows)
+            for i, row in enumerate(log):
+                if type(row) is int:
+                    row = state._decode_event(row)
+                if row[4] != SETUP_MOVE:
+                    kind, public, secret, to = row[0], row[1], row[2], row[3]
+                    log[i] = (kind, public, secret, to, SETUP_MOVE) if type(row) is tuple else \
+                        Event(kind, public, secret, to, SETUP_MOVE)
+                else:
+                    log[i] = row
         return state
 
     def _new_recording_state(self, seed: int, setup: dict[str, Any], rng: random.Random) -> State:
@@ -380,8 +389,9 @@ class State(metaclass=ABCMeta):
     _events: list[Any] | None = None
     """The event log when recording (see :mod:`cardtable.core.events`); None (the default) when not.
 
-    ``_emit`` appends each event as a plain ``(kind, public, secret, to, move)`` tuple; ``events``
-    turns the new ones into :class:`Event` objects in place when the log is read.
+    ``_emit`` appends each event as a plain ``(kind, public, secret, to, move)`` tuple, and a game
+    may append its most frequent events as compact codes (one int each, see ``_decode_event``);
+    ``events`` turns the new ones into :class:`Event` objects in place when the log is read.
     """
 
     def _setup_events(self) -> None:
@@ -394,6 +404,10 @@ class State(metaclass=ABCMeta):
         events = self._events
         if events is not None:
             events.append((kind, public, secret, to, len(self.history)))
+
+    def _decode_event(self, code: int) -> tuple[Any, ...]:
+        """The ``(kind, public, secret, to, move)`` row of a compact event code (a game that logs codes says how)."""
+        raise NotImplementedError(f"{type(self).__name__} logs no compact events")
 
     def record_events(self) -> None:
         """Start keeping the event log (from this point on; a table turns it on at ``new_game``)."""
@@ -412,18 +426,22 @@ class State(metaclass=ABCMeta):
         if log is None:
             return []
         i = len(log)
-        while i and type(log[i - 1]) is tuple:  # the entries not read yet are the log's tail
+        while i and type(log[i - 1]) is not Event:  # the entries not read yet (rows, codes) are the log's tail
             i -= 1
         for j in range(i, len(log)):
             raw = log[j]
+            if type(raw) is int:
+                raw = self._decode_event(raw)
             log[j] = _new_tuple(Event, raw if raw[1] is not None else (raw[0], {}, *raw[2:]))
         return log
 
-    def event_rows(self) -> list[tuple[Any, ...]]:
+    def event_rows(self) -> list[Any]:
         """The log as kept, without building event objects: ``(kind, public, secret, to, move)`` rows.
 
         For readers of a whole log in a hot loop (the lab); ``public`` may be None for an event with
-        no public fields, and a row may already be an :class:`Event` (it unpacks the same way).
+        no public fields, a row may already be an :class:`Event` (it unpacks the same way), and an
+        entry may be a game's compact code, an int (``_decode_event`` makes it a row; a reader that
+        knows the game's codes reads them as they are).
         """
         log = self._events
         return log if log is not None else []

@@ -22,9 +22,14 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Iterable, Mapping
 from enum import StrEnum
-from typing import Any, NamedTuple
+from typing import Any, Final, NamedTuple
 
 from cardtable.core import State
+from cardtable.games.oscilloscope.cards import TOKENS as OSC_TOKENS
+from cardtable.games.oscilloscope.state import CODE_REFILL as OSC_CODE_REFILL
+from cardtable.games.oscilloscope.state import CODE_TURN as OSC_CODE_TURN
+from cardtable.games.zeta.cards import CARDS as ZETA_CARDS
+from cardtable.games.zeta.state import CODE_DRAW, CODE_PLACE
 
 
 class Verb(StrEnum):
@@ -168,11 +173,56 @@ def _game_facts(first_player: int | None, turns: int, encoded: str, context: tup
     return out
 
 
-_Counts = dict[tuple[int, Verb, str, int], int]
+# -- counting: a fact's key is one int ----------------------------------------------------------
+# ``seat | verb << 3 | item << 8 | turn << 24``: the seat (up to 8), the verb's index in ``Verb``,
+# the item's index in ``_ITEMS`` (interned once per process), the turn. Counting with int keys
+# makes no tuple and hashes nothing; each key's JSON text, with its count, is made once.
+_Counts = dict[int, int]
+_VERB_LIST: Final = tuple(Verb)
+_V: Final = {v: i << 3 for i, v in enumerate(_VERB_LIST)}
+"""Each verb's index, shifted into its place in a key."""
+V_IN_DECK: Final = _V[Verb.IN_DECK]
+V_OPENING: Final = _V[Verb.OPENING]
+V_DRAWN: Final = _V[Verb.DRAWN]
+V_PLAYED: Final = _V[Verb.PLAYED]
+V_DESTROYED: Final = _V[Verb.DESTROYED]
+V_REMOVED: Final = _V[Verb.REMOVED]
+V_RETURNED: Final = _V[Verb.RETURNED]
+V_BLOCKED: Final = _V[Verb.BLOCKED]
+V_SUCCEEDED: Final = _V[Verb.SUCCEEDED]
+V_TAKEN: Final = _V[Verb.TAKEN]
+V_SPECIAL: Final = _V[Verb.SPECIAL]
+V_OPTION: Final = _V[Verb.OPTION]
+V_HERO: Final = _V[Verb.HERO]
+V_REFILLED: Final = _V[Verb.REFILLED]
+V_CAPTURED: Final = _V[Verb.CAPTURED]
+V_KEPT: Final = _V[Verb.KEPT]
+V_CLEARED: Final = _V[Verb.CLEARED]
+V_DISCARDED: Final = _V[Verb.DISCARDED]
+
+_ITEMS: list[str] = [card.id for card in ZETA_CARDS]
+"""Every item a fact has named in this process, by index; Zeta's cards first, in their index order
+(the engine's compact codes name a card by its index)."""
+_ITEM_INDEX: dict[str, int] = {item: i for i, item in enumerate(_ITEMS)}
+
+
+def _item(name: str) -> int:
+    """The index of an item (interned on first sight)."""
+    i = _ITEM_INDEX.get(name)
+    if i is None:
+        i = _ITEM_INDEX[name] = len(_ITEMS)
+        _ITEMS.append(str(name))
+    return i
+
+
+def _count(counts: _Counts, seat: int, verb: int, item: str, turn: int, n: int = 1) -> None:
+    """Add ``n`` to the fact ``(seat, verb, item, turn)`` (``verb`` as shifted in ``_V``)."""
+    key = seat | verb | _item(item) << 8 | turn << 24
+    counts[key] = counts.get(key, 0) + n
 
 
 class _JsonText(dict[Any, str]):
-    """The JSON text of each string or int, made once: facts repeat a few dozen items, verbs and numbers."""
+    """The JSON text of each string or int, made once (the parts of the facts)."""
 
     def __missing__(self, value: Any) -> str:
         if len(self) > 20_000:
@@ -184,17 +234,37 @@ class _JsonText(dict[Any, str]):
 _JSON = _JsonText()
 
 
+def _fact_json(key: int, count: int) -> str:
+    """The JSON text ``[seat,"verb","item",turn,count]`` of a packed key and its count."""
+    j = _JSON
+    return f"[{key & 7},{j[str(_VERB_LIST[key >> 3 & 31])]},{j[_ITEMS[key >> 8 & 0xFFFF]]},{key >> 24},{count}]"
+
+
+class _FactText(dict[int, str]):
+    """A fact's JSON text by ``key << 6 | count`` (counts below 64), made once: a run repeats a few thousand."""
+
+    def __missing__(self, key_count: int) -> str:
+        if len(self) > 100_000:
+            self.clear()
+        out = self[key_count] = _fact_json(key_count >> 6, key_count & 63)
+        return out
+
+
+_FACT_TEXT = _FactText()
+
+
 def _encode_counts(counts: _Counts) -> str:
     """Counted facts as their stored form's array items (no brackets), in the order each first happened.
 
-    The same text ``json.dumps`` makes of ``[seat, verb, item, turn, count]`` rows, at a third of
-    its cost: the JSON text of every value is looked up, not made again.
+    The same text ``json.dumps`` makes of ``[seat, verb, item, turn, count]`` rows, looked up.
 
-    >>> _encode_counts({(0, Verb.DRAWN, 'fire_mage', 3): 2})
+    >>> counts = {}
+    >>> _count(counts, 0, V_DRAWN, "fire_mage", 3, 2)
+    >>> _encode_counts(counts)
     '[0,"drawn","fire_mage",3,2]'
     """
-    j = _JSON
-    return ",".join([f"[{j[s]},{j[v]},{j[i]},{j[t]},{j[n]}]" for (s, v, i, t), n in counts.items() if n])
+    text = _FACT_TEXT
+    return ",".join([text[key << 6 | n] if 0 < n < 64 else _fact_json(key, n) for key, n in counts.items() if n])
 
 
 def _game_facts_of(first: int | None, turns: int, counts: _Counts, context: tuple[dict[str, Any], ...],
@@ -209,9 +279,6 @@ def _merged(public: Mapping[str, Any] | None, secret: Mapping[str, Any] | None) 
     if not secret:
         return public or {}
     return {**(public or {}), **secret}
-
-
-IN_DECK, OPENING, DRAWN, PLAYED = Verb.IN_DECK, Verb.OPENING, Verb.DRAWN, Verb.PLAYED
 
 
 # -- Zeta ----------------------------------------------------------------------------------------
@@ -229,7 +296,7 @@ def _zeta_deck_facts(state: State) -> str:
     for token, copies in sorted(state.expected_cards().items()):
         owner, _, card_id = token.partition(":")
         if owner.isdigit():
-            counts[(int(owner), IN_DECK, card_id, 0)] = copies
+            _count(counts, int(owner), V_IN_DECK, card_id, 0, copies)
     encoded = _encode_counts(counts)
     if "random" not in setup.get("decks", ()):
         if len(_ZETA_DECKS) > 256:
@@ -239,41 +306,54 @@ def _zeta_deck_facts(state: State) -> str:
 
 
 def zeta_facts(state: State) -> GameFacts:
-    """Zeta: decks, opening hands (ZETA-R9-R11), draws (R28), placements (R14), destroyed cards (R25)."""
+    """Zeta: decks, opening hands (ZETA-R9-R11), draws (R28), placements (R14), destroyed cards (R25).
+
+    The turn starts, draws and plain placements come as the engine's compact codes (ints) and are
+    counted without unpacking a row: a code's card index is the card's item index.
+    """
     counts: _Counts = {}
-    get = counts.get
     turn = 0
     first: int | None = None
-    for kind, pub, sec, _to, _move in state.event_rows():
-        if kind == "draw":
-            key = (pub["player"], DRAWN, sec["card"] if sec else "?", turn)
-            counts[key] = get(key, 0) + 1
-        elif kind == "turn":
+    for row in state.event_rows():
+        if type(row) is int:
+            code: int = row
+            kind = code & 3
+            if kind == CODE_DRAW:
+                key = (code >> 2 & 1) | V_DRAWN | (code >> 3 & 1023) << 8 | turn << 24
+            elif kind == CODE_PLACE:
+                key = (code >> 2 & 1) | V_PLAYED | (code >> 3 & 1023) << 8 | turn << 24
+            else:  # CODE_TURN
+                turn = code >> 3 & 1023
+                continue
+            counts[key] = counts.get(key, 0) + 1
+            continue
+        kind_name: str = row[0]
+        pub = row[1]
+        sec = row[2]
+        if kind_name == "draw":
+            _count(counts, pub["player"], V_DRAWN, sec["card"] if sec else "?", turn)
+        elif kind_name == "turn":
             turn = int(pub["turn"])
-        elif kind == "place":
-            key = (pub["player"], PLAYED, pub["card"], turn)
-            counts[key] = get(key, 0) + 1
-        elif kind in _ZETA_OTHER:
+        elif kind_name == "place":
+            _count(counts, pub["player"], V_PLAYED, pub["card"], turn)
+        elif kind_name in _ZETA_OTHER:
             e = _merged(pub, sec)
             seat = e.get("player")
-            if kind == "first_player":
+            if kind_name == "first_player":
                 first = int(e["player"])
-            elif kind == "deal" and isinstance(seat, int):
+            elif kind_name == "deal" and isinstance(seat, int):
                 for card_id in e.get("cards", ()):
-                    key = (seat, OPENING, card_id, turn)
-                    counts[key] = get(key, 0) + 1
-            elif kind == "mulligan" and e.get("taken") and isinstance(seat, int):
-                for key in [k for k in counts if k[0] == seat and k[1] is OPENING]:
+                    _count(counts, seat, V_OPENING, card_id, turn)
+            elif kind_name == "mulligan" and e.get("taken") and isinstance(seat, int):
+                for key in [k for k in counts if k & 7 == seat and k & 0xF8 == V_OPENING]:
                     del counts[key]  # ZETA-R11: the new hand is the opening hand
                 for card_id in e.get("cards", ()):
-                    key = (seat, OPENING, card_id, turn)
-                    counts[key] = get(key, 0) + 1
+                    _count(counts, seat, V_OPENING, card_id, turn)
             else:
-                verb, who = _ZETA_OTHER[kind]
+                verb, who = _ZETA_OTHER[kind_name]
                 seat = e.get(who)
                 if verb is not None and isinstance(seat, int):
-                    key = (seat, verb, e["card"], turn)
-                    counts[key] = get(key, 0) + 1
+                    _count(counts, seat, _V[verb], e["card"], turn)
     decks = state.setup.get("decks", [])
     context = tuple({"deck": _deck_name(decks[s]) if s < len(decks) else "?"} for s in range(state.num_players))
     return _game_facts_of(first, turn, counts, context, _zeta_deck_facts(state))
@@ -296,62 +376,66 @@ def _deck_name(spec: Any) -> str:
 def oscilloscope_facts(state: State) -> GameFacts:
     """Oscilloscope: dealt and drawn cards, triggers placed (OSC-R12), captures (R29, R30), refills (R37)."""
     counts: _Counts = {}
-    get = counts.get
     turn = 0
     first: int | None = 0 if state.num_players == 1 else None
     context: list[dict[str, Any]] = [{} for _ in range(state.num_players)]
-    refilled, discarded = Verb.REFILLED, Verb.DISCARDED
-    for kind, pub, sec, _to, _move in state.event_rows():
+    items = _OSC_ITEMS
+    for row in state.event_rows():
+        if type(row) is int:  # the engine's compact codes: draws, refills, a set's start
+            code: int = row
+            kind_code = code & 7
+            if kind_code == OSC_CODE_TURN:
+                turn = code >> 6 & 1023
+                continue
+            key = (code >> 3 & 7) | (V_REFILLED if kind_code == OSC_CODE_REFILL else V_DRAWN) \
+                | items[code >> 6 & 1023] << 8 | turn << 24
+            counts[key] = counts.get(key, 0) + 1
+            continue
+        kind: str = row[0]
+        pub = row[1]
         if kind == "draw":
+            sec = row[2]
             card = sec.get("card") if sec else pub.get("card")
             if card is not None:
-                key = (pub["player"], DRAWN, card, turn)
-                counts[key] = get(key, 0) + 1
+                _count(counts, pub["player"], V_DRAWN, card, turn)
         elif kind == "refill":
-            key = (pub["player"], refilled, pub["card"], turn)
-            counts[key] = get(key, 0) + 1
+            _count(counts, pub["player"], V_REFILLED, pub["card"], turn)
         elif kind == "turn":
             turn = int(pub.get("set", turn))
         elif kind == "place":
-            key = (pub["player"], PLAYED, pub["card"], turn)
-            counts[key] = get(key, 0) + 1
+            _count(counts, pub["player"], V_PLAYED, pub["card"], turn)
         elif kind == "discard":
-            key = (pub["player"], discarded, pub["card"], turn)
-            counts[key] = get(key, 0) + 1
+            _count(counts, pub["player"], V_DISCARDED, pub["card"], turn)
         elif kind in _OSC_OTHER:
-            e = _merged(pub, sec)
+            e = _merged(pub, row[2])
             seat = e.get("player")
             if kind == "capture" and isinstance(seat, int):
                 for part in e.get("cards", ()):
-                    key = (seat, Verb.CAPTURED, part["card"], turn)
-                    counts[key] = get(key, 0) + 1
+                    _count(counts, seat, V_CAPTURED, part["card"], turn)
                 if e.get("kept"):
-                    key = (seat, Verb.KEPT, e["kept"], turn)
-                    counts[key] = get(key, 0) + 1
+                    _count(counts, seat, V_KEPT, e["kept"], turn)
                 clears = len(e.get("clears") or ())
                 if clears:
-                    key = (seat, Verb.CLEARED, "CLEAR", turn)
-                    counts[key] = get(key, 0) + clears
+                    _count(counts, seat, V_CLEARED, "CLEAR", turn, clears)
             elif kind == "start":
                 first = int(e["player"])
             elif kind == "deal" and isinstance(seat, int):
                 for card in [*e.get("pulse_cards", ()), *e.get("trigger_cards", ())]:
-                    key = (seat, OPENING, card, turn)
-                    counts[key] = get(key, 0) + 1
+                    _count(counts, seat, V_OPENING, card, turn)
             elif kind == "exchange":
-                key = (0, Verb.SPECIAL, "exchange", turn)
-                counts[key] = get(key, 0) + 1
+                _count(counts, 0, V_SPECIAL, "exchange", turn)
             elif kind == "decline" and isinstance(seat, int):
-                key = (seat, Verb.SPECIAL, "decline_capture", turn)
-                counts[key] = get(key, 0) + 1
+                _count(counts, seat, V_SPECIAL, "decline_capture", turn)
             elif kind == "score":
-                for row in e.get("scores", ()):
-                    p = row.get("player")
+                for score_row in e.get("scores", ()):
+                    p = score_row.get("player")
                     if isinstance(p, int) and 0 <= p < len(context):
-                        context[p].update({k: v for k, v in row.items() if k != "player"})
+                        context[p].update({k: v for k, v in score_row.items() if k != "player"})
     return _game_facts_of(first, turn, counts, tuple(context))
 
 
+_OSC_ITEMS: Final = tuple(_item(token) for token in OSC_TOKENS)
+"""The item index of each Oscilloscope card (a compact code names a card by its index in ``TOKENS``)."""
 _OSC_OTHER = frozenset({"capture", "start", "deal", "exchange", "decline", "score"})
 """The rarer Oscilloscope events that make facts (the frequent ones are inlined)."""
 
@@ -415,61 +499,66 @@ _UTAHIME_CARDS = _CardNames()
 def utahime_facts(state: State) -> GameFacts:
     """Utahime: hands, attacks by card (UTA-R14), blocks (R21), special plays, option and hero cards."""
     counts: _Counts = {}
-    get = counts.get
     names = _UTAHIME_CARDS
     turn = 0
     first: int | None = None
     attack = ""
-    special = Verb.SPECIAL
     plays = _UTAHIME_PLAYS
-
-    def add(seat: Any, verb: Verb, item: Any) -> None:
-        if isinstance(seat, int):
-            key = (seat, verb, str(item), turn)
-            counts[key] = get(key, 0) + 1
-
-    for kind, pub, sec, _to, _move in state.event_rows():
+    kinds = _UTAHIME_FACT_KINDS
+    for row in state.event_rows():
+        kind: str = row[0]
         if kind == "turn":
-            turn = int(pub["turn"])
+            turn = int(row[1]["turn"])
             continue
-        if kind not in _UTAHIME_FACT_KINDS:
+        if kind not in kinds:
             continue
+        pub = row[1]
+        sec = row[2]
         e = pub if not sec else {**pub, **sec}
-        seat = e.get("player")
+        who = e.get("player")
+        if not isinstance(who, int):
+            if kind == "setup":
+                first = int(e["first_player"])
+            elif kind in ("take", "discard") and "card" in e and isinstance(e.get("target"), int):
+                _count(counts, e["target"], V_TAKEN, names[e["card"]], turn)
+            continue
+        seat: int = who
         play = plays.get(kind)
         if play is not None:  # a special play by the event's seat, nothing more
-            if isinstance(seat, int):
-                key = (seat, special, play, turn)
-                counts[key] = get(key, 0) + 1
+            _count(counts, seat, V_SPECIAL, play, turn)
             if kind == "block":
-                add(seat, Verb.BLOCKED, names[e["card"]])
+                _count(counts, seat, V_BLOCKED, names[e["card"]], turn)
             elif kind == "success":
-                add(seat, Verb.SUCCEEDED, attack)
+                _count(counts, seat, V_SUCCEEDED, attack, turn)
         elif kind == "attack":
             card = attack = names[e["card"]]
-            add(seat, PLAYED, card)
-            if card in ("HA", "SA"):
-                add(seat, special, UtahimePlay.HEART_ACE if card == "HA" else UtahimePlay.SPADE_ACE)
+            _count(counts, seat, V_PLAYED, card, turn)
+            if card == "HA" or card == "SA":
+                _count(counts, seat, V_SPECIAL, UtahimePlay.HEART_ACE if card == "HA" else UtahimePlay.SPADE_ACE, turn)
             if e.get("next"):
-                add(seat, special, UtahimePlay.DIAMOND_NEXT if card[0] == "D" else UtahimePlay.CLUB_NEXT)
+                _count(counts, seat, V_SPECIAL, UtahimePlay.DIAMOND_NEXT if card[0] == "D" else UtahimePlay.CLUB_NEXT,
+                       turn)
         elif kind == "draw":
             for card in e.get("cards", ()):
-                add(seat, DRAWN, names[card])
-        elif kind in ("take", "discard"):
+                _count(counts, seat, V_DRAWN, names[card], turn)
+        elif kind == "take" or kind == "discard":
             if "card" in e:
-                add(e.get("target", seat), Verb.TAKEN, names[e["card"]])
+                target = e.get("target", seat)
+                if isinstance(target, int):
+                    _count(counts, target, V_TAKEN, names[e["card"]], turn)
         elif kind == "setup":
             first = int(e["first_player"])
         elif kind == "deal":
             for card in e.get("cards", ()):
-                add(seat, OPENING, names[card])
+                _count(counts, seat, V_OPENING, names[card], turn)
         elif kind == "react":
             card = utahime_card(e.get("card"))
-            add(seat, special, UtahimePlay.CLUB_ACE_REACTION if card == "CA" else UtahimePlay.DIAMOND_ACE_REACTION)
+            _count(counts, seat, V_SPECIAL,
+                   UtahimePlay.CLUB_ACE_REACTION if card == "CA" else UtahimePlay.DIAMOND_ACE_REACTION, turn)
         elif kind == "option":
-            add(seat, Verb.OPTION, e.get("option"))
+            _count(counts, seat, V_OPTION, str(e.get("option")), turn)
         elif kind == "hero":
-            add(seat, Verb.HERO, e.get("hero"))
+            _count(counts, seat, V_HERO, str(e.get("hero")), turn)
     setup = state.setup
     context = tuple({"option_set": str(setup.get("option_set", "none")),
                      "options": list(setup.get(f"p{s + 1}_options", [])),

@@ -100,6 +100,22 @@ _PULSE_DRAW: Final = tuple({"player": p, "deck": "pulse"} for p in range(6))
 _TRIGGER_DRAW: Final = tuple({"player": p, "deck": "trigger"} for p in range(6))
 _CARD_SECRET: Final = tuple({"card": t} for t in TOKENS)
 
+# Compact events: the most frequent kinds (draws, refills, a set's start: three fifths of a game's
+# events) are logged as one int each and become rows when the log is read (``_decode_event``);
+# the lab's fact reader reads the ints as they are. Fields: the kind (bits 0-2), the player (3-5),
+# a (6-15: the card, or the set's number), b (16-18: the train), c (19-20: the refill's out level),
+# the move (its action's index in ``history``) from ``CODE_MOVE`` on.
+CODE_DRAW_PULSE: Final = 1
+"""A draw of pulse card ``a`` from the pulse deck, seen by its drawer only."""
+CODE_DRAW_TRIGGER: Final = 2
+"""A draw of trigger card ``a`` from the trigger deck, seen by its drawer only."""
+CODE_REFILL: Final = 3
+"""A refill of train ``b`` with card ``a``, out level ``c`` (OSC-R37)."""
+CODE_TURN: Final = 4
+"""Set ``a`` starts with ``player`` (sets below 1024)."""
+CODE_MOVE: Final = 21
+"""The bit where a code's move starts."""
+
 
 if TYPE_CHECKING:
     from .game import OscilloscopeGame
@@ -883,7 +899,10 @@ class OscilloscopeState(State):
     # The set (OSC-R9, OSC-R54) -------------------------------------------------------------------------
     def _set_begin(self) -> int:
         if self._events is not None:
-            self._emit(EV_TURN, {"player": self.turn, "set": self.sets + 1})
+            if self.sets < 1023:
+                self._events.append(CODE_TURN | self.turn << 3 | (self.sets + 1) << 6 | len(self.history) << CODE_MOVE)
+            else:
+                self._emit(EV_TURN, {"player": self.turn, "set": self.sets + 1})
         if self.solo:  # OSC-R54: exchange, shift, capture, end check, refill
             return self._solo_exchange_step()
         # OSC-R13: the placement is compulsory when one exists; OSC-R11 (OSC-I16): otherwise the set goes on.
@@ -1346,8 +1365,12 @@ class OscilloscopeState(State):
         self.cards[train][slot] = card
         self.levels[train][slot] = out
         if self._events is not None:
-            self._emit(EV_REFILL, {"player": player, "train": TRAIN_LETTERS[train], "card": TOKENS[card],
-                                  "out": LEVEL_SYMBOLS[out]})
+            if 0 <= out < 3:
+                self._events.append(CODE_REFILL | player << 3 | card << 6 | train << 16 | out << 19
+                                    | len(self.history) << CODE_MOVE)
+            else:
+                self._emit(EV_REFILL, {"player": player, "train": TRAIN_LETTERS[train], "card": TOKENS[card],
+                                      "out": LEVEL_SYMBOLS[out]})
         return self._after_refill_play(player)
 
     def _make_room(self, train: int) -> None:
@@ -1421,7 +1444,7 @@ class OscilloscopeState(State):
             self.drawn_pulse[player][card] += 1
             self.origin[player][ANY_ORIGIN if self.pulse_mixed else PULSE_ORIGIN] += 1
             if self._events is not None:
-                self._emit(EV_DRAW, _PULSE_DRAW[player], _CARD_SECRET[card], _SEAT_TO[player])
+                self._events.append(CODE_DRAW_PULSE | player << 3 | card << 6 | len(self.history) << CODE_MOVE)
         return True
 
     def _rebuild(self) -> None:
@@ -1447,7 +1470,22 @@ class OscilloscopeState(State):
         self.drawn_trigger[player][card] += 1
         self.origin[player][TRIGGER_ORIGIN] += 1
         if self._events is not None:
-            self._emit(EV_DRAW, _TRIGGER_DRAW[player], _CARD_SECRET[card], _SEAT_TO[player])
+            self._events.append(CODE_DRAW_TRIGGER | player << 3 | card << 6 | len(self.history) << CODE_MOVE)
+
+    def _decode_event(self, code: int) -> tuple[Any, ...]:
+        """The row of a compact event (``CODE_DRAW_PULSE`` ... ``CODE_TURN``); the draws' parts are shared."""
+        kind = code & 7
+        player = code >> 3 & 7
+        a = code >> 6 & 1023
+        move = code >> CODE_MOVE
+        if kind == CODE_DRAW_PULSE:
+            return (EV_DRAW, _PULSE_DRAW[player], _CARD_SECRET[a], _SEAT_TO[player], move)
+        if kind == CODE_DRAW_TRIGGER:
+            return (EV_DRAW, _TRIGGER_DRAW[player], _CARD_SECRET[a], _SEAT_TO[player], move)
+        if kind == CODE_REFILL:
+            return (EV_REFILL, {"player": player, "train": TRAIN_LETTERS[code >> 16 & 7], "card": TOKENS[a],
+                                "out": LEVEL_SYMBOLS[code >> 19 & 3]}, None, (), move)
+        return (EV_TURN, {"player": player, "set": a}, None, (), move)
 
     def _draw_one(self, player: int, deck: Deck) -> None:
         if deck is Deck.TRIGGER:

@@ -93,8 +93,30 @@ EV_TURN: Final = ZetaEvent.TURN
 
 # Event parts every recording game repeats, made once; an event's parts are read-only (core.events).
 _SEAT_TO: Final = ((0,), (1,))
-_TURN_DRAW: Final = ({"player": 0, "cause": "turn"}, {"player": 1, "cause": "turn"})
 _CARD_SECRET: Final = tuple({"card": card.id} for card in CARDS)
+_TURN_PUBLIC: Final = tuple(({"turn": t, "player": 0}, {"turn": t, "player": 1}) for t in range(128))
+"""The public part of each turn's start, per turn and seat (a longer game makes its own)."""
+
+
+def _turn_public(turn: int, seat: int) -> dict[str, Any]:
+    """The public part of the event that starts ``turn`` for ``seat`` (shared, read-only)."""
+    if turn < 128:
+        return _TURN_PUBLIC[turn][seat]
+    return {"turn": turn, "player": seat}
+
+
+# Compact events: the three most frequent kinds (a turn's start, a draw, a plain placement: four
+# fifths of a game's events) are logged as one int each and become rows when the log is read
+# (``ZetaState._decode_event``); the lab's fact reader reads the ints as they are.
+CODE_TURN: Final = 1
+"""``CODE_TURN | seat << 2 | turn << 3 | move << CODE_MOVE``: ``turn`` starts for ``seat`` (turns below 1024)."""
+CODE_DRAW: Final = 2
+"""``CODE_DRAW | seat << 2 | card << 3 | (cause + 1) << 13 | move << CODE_MOVE``: ``seat`` draws ``card``."""
+CODE_PLACE: Final = 3
+"""``CODE_PLACE | seat << 2 | card << 3 | square << 13 | move << CODE_MOVE``: a placement that covers
+nothing, on no vacancy, as the turn's card."""
+CODE_MOVE: Final = 21
+"""The bit where a code's move (its action's index in ``history``) starts."""
 
 
 if TYPE_CHECKING:
@@ -713,8 +735,7 @@ class ZetaState(State):
             marks[1] &= ~bit
         events = self._events
         if events is not None:
-            self._emit(EV_PLACE, {"player": seat, "card": CARDS[c].id, "square": self.geo.names[s],
-                                         "covers": None, "vacancy": False, "extra": False})
+            events.append(CODE_PLACE | seat << 2 | c << 3 | s << 13 | len(self.history) << CODE_MOVE)
         if self.overline:
             for w in self.geo.windows_through[s]:
                 if own & w == w:
@@ -749,9 +770,12 @@ class ZetaState(State):
         self.held[nxt] |= 1 << d
         self.hand_size[nxt] += 1
         if events is not None:  # what ``_emit`` appends, inlined; the draw's parts are shared (read-only)
-            move = len(self.history)
-            events.append((EV_TURN, {"turn": t + 1, "player": nxt}, None, (), move))
-            events.append((EV_DRAW, _TURN_DRAW[nxt], _CARD_SECRET[d], _SEAT_TO[nxt], move))
+            move = len(self.history) << CODE_MOVE
+            if t < 1022:
+                events.append(CODE_TURN | nxt << 2 | (t + 1) << 3 | move)
+            else:
+                events.append((EV_TURN, _turn_public(t + 1, nxt), None, (), len(self.history)))
+            events.append(CODE_DRAW | nxt << 2 | d << 3 | move)  # cause + 1 == 0: the turn's draw
 
     def _win(self, seat: int, c: int, s: int) -> None:
         line: list[str] | None = None
@@ -898,7 +922,10 @@ class ZetaState(State):
         self.phase = MAIN
         events = self._events
         if events is not None:  # ``_emit``, inlined
-            events.append((EV_TURN, {"turn": self.turn, "player": seat}, None, (), len(self.history)))
+            if self.turn < 1024:
+                events.append(CODE_TURN | seat << 2 | self.turn << 3 | len(self.history) << CODE_MOVE)
+            else:
+                events.append((EV_TURN, _turn_public(self.turn, seat), None, (), len(self.history)))
         if not self.decks[seat]:  # ZETA-R12 step 1 / R23: deck-out at turn start
             self._finish((1 - seat,), EndReason.DECK_OUT, "ZETA-R23",
                          f"{self.player_label(seat)}'s deck was empty at the start of turn {self.turn}")
@@ -980,7 +1007,7 @@ class ZetaState(State):
             held |= 1 << c
             drawn.append(c)
             if events is not None and cause is not None:
-                self._emit(EV_DRAW, _DRAW_PUBLIC[seat][cause], _CARD_SECRET[c], _SEAT_TO[seat])
+                events.append(CODE_DRAW | seat << 2 | c << 3 | (cause + 1) << 13 | len(self.history) << CODE_MOVE)
         self.held[seat] = held
         self.hand_size[seat] += len(drawn)
         return drawn
@@ -1069,9 +1096,36 @@ class ZetaState(State):
         self.marks[1] &= ~bit
         self.frames.append([seat, c, s, int(top), 0, covered, vacancy])
         if self._events is not None:
-            self._emit(EV_PLACE, {"player": seat, "card": CARDS[c].id, "square": self.geo.names[s],
-                                         "covers": CARDS[covered].id if covered >= 0 else None,
-                                         "vacancy": bool(vacancy), "extra": not top})
+            if covered < 0 and not vacancy and top:
+                self._events.append(CODE_PLACE | seat << 2 | c << 3 | s << 13 | len(self.history) << CODE_MOVE)
+            else:
+                self._emit(EV_PLACE, {"player": seat, "card": CARDS[c].id, "square": self.geo.names[s],
+                                      "covers": CARDS[covered].id if covered >= 0 else None,
+                                      "vacancy": bool(vacancy), "extra": not top})
+
+    def _decode_event(self, code: int) -> tuple[Any, ...]:
+        """The row of a compact event (``CODE_TURN``, ``CODE_DRAW``, ``CODE_PLACE``); its parts are shared."""
+        kind = code & 3
+        seat = code >> 2 & 1
+        a = code >> 3 & 1023
+        b = code >> 13 & 255
+        move = code >> CODE_MOVE
+        if kind == CODE_TURN:
+            return (EV_TURN, _turn_public(a, seat), None, (), move)
+        if kind == CODE_DRAW:
+            return (EV_DRAW, _DRAW_PUBLIC[seat][b - 1], _CARD_SECRET[a], _SEAT_TO[seat], move)
+        return (EV_PLACE, self._plain_place_public(seat, a, b), None, (), move)
+
+    def _plain_place_public(self, seat: int, c: int, s: int) -> dict[str, Any]:
+        """The public part of a placement that covers nothing, on no vacancy, as the turn's card (shared, read-only)."""
+        geo = self.geo
+        parts = geo.place_parts
+        key = (seat * NUM_TYPES + c) * geo.size + s
+        part = parts.get(key)
+        if part is None:
+            part = parts[key] = {"player": seat, "card": CARDS[c].id, "square": geo.names[s], "covers": None,
+                                 "vacancy": False, "extra": False}
+        return part
 
     def _advance(self) -> None:
         """Run the resolution stack until a decision is needed, the game ends, or the turn ends."""
