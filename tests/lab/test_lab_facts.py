@@ -153,3 +153,39 @@ def test_random_fast_path_equals_deciding_through_the_view() -> None:
         a.apply(legal[ra.randrange(len(legal))])
         b.apply(decide(agent, b, rb))
     assert a.history == b.history
+
+
+@pytest.mark.parametrize(("game", "players"), [("zeta", 2), ("oscilloscope", 1), ("oscilloscope", 2),
+                                                ("oscilloscope", 4)])
+def test_compact_codes_decode_to_the_events_the_facts_count(game: str, players: int) -> None:
+    """The compact codes an engine logs (Zeta's turns, draws, placements; Oscilloscope's draws, refills,
+    sets) decode to full events, and the facts read from the codes count what those events say,
+    turn by turn."""
+    from cardtable.core import play_random
+    from cardtable.lab.facts import game_facts
+
+    setup = {"players": players} if game == "oscilloscope" else {}
+    coded = 0
+    for seed in range(25):
+        state = cardtable.load_game(game).new_game(seed=seed, record_events=True, **setup)
+        play_random(state, random.Random(seed))
+        coded += sum(1 for row in state.event_rows() if type(row) is int)
+        facts = game_facts(state)  # read from the rows and codes as logged
+        want: Counter[tuple[str, int, str, int]] = Counter()
+        turn = 0
+        for event in state.events:  # decodes every code (the log now holds events only)
+            e = event.revealed()
+            if event.kind == "turn":
+                turn = int(e["turn"] if game == "zeta" else e["set"])
+            elif event.kind == "draw" and "card" in e:
+                want[("drawn", e["player"], e["card"], turn)] += 1
+            elif event.kind == "place":
+                want[("played", e["player"], e["card"], turn)] += 1
+            elif event.kind == "refill":
+                want[("refilled", e["player"], e["card"], turn)] += 1
+        assert all(type(row) is not int for row in state.event_rows())
+        got = Counter({(str(f.verb), f.seat, f.item, f.turn): f.count for f in facts.facts
+                       if f.verb in (Verb.DRAWN, Verb.PLAYED, Verb.REFILLED)})
+        assert got == want, seed
+        assert state.events_for(0) == [e.seen_by(0) for e in state.events]
+    assert coded > 25 * 20  # the codes were there to read
