@@ -264,7 +264,7 @@ def _encode_counts(counts: _Counts) -> str:
     '[0,"drawn","fire_mage",3,2]'
     """
     text = _FACT_TEXT
-    return ",".join([text[key << 6 | n] if 0 < n < 64 else _fact_json(key, n) for key, n in counts.items() if n])
+    return ",".join([text[key << 6 | n] if n < 64 else _fact_json(key, n) for key, n in counts.items() if n])
 
 
 def _game_facts_of(first: int | None, turns: int, counts: _Counts, context: tuple[dict[str, Any], ...],

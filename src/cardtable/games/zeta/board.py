@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Any
 
 FILES = "abcdef"
 
@@ -18,8 +17,6 @@ class Geometry:
         self.all = (1 << n) - 1
         self.names = [f"{FILES[s % width]}{s // width + 1}" for s in range(n)]
         self.index = {name: s for s, name in enumerate(self.names)}
-        self.place_parts: dict[int, dict[str, Any]] = {}
-        """Event parts of plain placements on this board, made once by the states that record (read-only)."""
 
         def at(f: int, r: int) -> int:
             return 1 << (r * width + f) if 0 <= f < width and 0 <= r < height else 0

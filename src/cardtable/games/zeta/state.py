@@ -94,22 +94,16 @@ EV_TURN: Final = ZetaEvent.TURN
 # Event parts every recording game repeats, made once; an event's parts are read-only (core.events).
 _SEAT_TO: Final = ((0,), (1,))
 _CARD_SECRET: Final = tuple({"card": card.id} for card in CARDS)
-_TURN_PUBLIC: Final = tuple(({"turn": t, "player": 0}, {"turn": t, "player": 1}) for t in range(128))
-"""The public part of each turn's start, per turn and seat (a longer game makes its own)."""
-
-
-def _turn_public(turn: int, seat: int) -> dict[str, Any]:
-    """The public part of the event that starts ``turn`` for ``seat`` (shared, read-only)."""
-    if turn < 128:
-        return _TURN_PUBLIC[turn][seat]
-    return {"turn": turn, "player": seat}
 
 
 # Compact events: the three most frequent kinds (a turn's start, a draw, a plain placement: four
 # fifths of a game's events) are logged as one int each and become rows when the log is read
 # (``ZetaState._decode_event``); the lab's fact reader reads the ints as they are.
 CODE_TURN: Final = 1
-"""``CODE_TURN | seat << 2 | turn << 3 | move << CODE_MOVE``: ``turn`` starts for ``seat`` (turns below 1024)."""
+"""``CODE_TURN | seat << 2 | turn << 3 | move << CODE_MOVE``: ``turn`` starts for ``seat``.
+
+Ten bits hold any turn: every turn but the first draws from a deck of at most 26 cards, and a
+turn that starts on an empty deck ends the game (ZETA-R12, R23), so a game has fewer than 60."""
 CODE_DRAW: Final = 2
 """``CODE_DRAW | seat << 2 | card << 3 | (cause + 1) << 13 | move << CODE_MOVE``: ``seat`` draws ``card``."""
 CODE_PLACE: Final = 3
@@ -771,10 +765,7 @@ class ZetaState(State):
         self.hand_size[nxt] += 1
         if events is not None:  # what ``_emit`` appends, inlined; the draw's parts are shared (read-only)
             move = len(self.history) << CODE_MOVE
-            if t < 1022:
-                events.append(CODE_TURN | nxt << 2 | (t + 1) << 3 | move)
-            else:
-                events.append((EV_TURN, _turn_public(t + 1, nxt), None, (), len(self.history)))
+            events.append(CODE_TURN | nxt << 2 | (t + 1) << 3 | move)
             events.append(CODE_DRAW | nxt << 2 | d << 3 | move)  # cause + 1 == 0: the turn's draw
 
     def _win(self, seat: int, c: int, s: int) -> None:
@@ -922,10 +913,7 @@ class ZetaState(State):
         self.phase = MAIN
         events = self._events
         if events is not None:  # ``_emit``, inlined
-            if self.turn < 1024:
-                events.append(CODE_TURN | seat << 2 | self.turn << 3 | len(self.history) << CODE_MOVE)
-            else:
-                events.append((EV_TURN, _turn_public(self.turn, seat), None, (), len(self.history)))
+            events.append(CODE_TURN | seat << 2 | self.turn << 3 | len(self.history) << CODE_MOVE)
         if not self.decks[seat]:  # ZETA-R12 step 1 / R23: deck-out at turn start
             self._finish((1 - seat,), EndReason.DECK_OUT, "ZETA-R23",
                          f"{self.player_label(seat)}'s deck was empty at the start of turn {self.turn}")
@@ -1111,21 +1099,11 @@ class ZetaState(State):
         b = code >> 13 & 255
         move = code >> CODE_MOVE
         if kind == CODE_TURN:
-            return (EV_TURN, _turn_public(a, seat), None, (), move)
+            return (EV_TURN, {"turn": a, "player": seat}, None, (), move)
         if kind == CODE_DRAW:
             return (EV_DRAW, _DRAW_PUBLIC[seat][b - 1], _CARD_SECRET[a], _SEAT_TO[seat], move)
-        return (EV_PLACE, self._plain_place_public(seat, a, b), None, (), move)
-
-    def _plain_place_public(self, seat: int, c: int, s: int) -> dict[str, Any]:
-        """The public part of a placement that covers nothing, on no vacancy, as the turn's card (shared, read-only)."""
-        geo = self.geo
-        parts = geo.place_parts
-        key = (seat * NUM_TYPES + c) * geo.size + s
-        part = parts.get(key)
-        if part is None:
-            part = parts[key] = {"player": seat, "card": CARDS[c].id, "square": geo.names[s], "covers": None,
-                                 "vacancy": False, "extra": False}
-        return part
+        return (EV_PLACE, {"player": seat, "card": CARDS[a].id, "square": self.geo.names[b], "covers": None,
+                           "vacancy": False, "extra": False}, None, (), move)
 
     def _advance(self) -> None:
         """Run the resolution stack until a decision is needed, the game ends, or the turn ends."""
