@@ -114,3 +114,40 @@ def test_two_server_processes_racing_accept_one_action_per_version(pg_db: str, t
     finally:
         a.stop()
         b.stop()
+
+
+def test_a_change_announced_while_a_room_loads_is_caught_up_after_the_load() -> None:
+    """Another process's action announced while this process is still reading the room from the store
+    (its load may have read the version before) is not dropped: the room is refreshed once loaded."""
+    from typing import cast
+
+    from cardtable.server.hub import Hub, LiveRoom
+    from cardtable.store.store import Change
+
+    async def scenario() -> list[str]:
+        hub = Hub(cast(Any, None), cast(Any, None))
+        release = asyncio.Event()
+        refreshed: list[str] = []
+
+        async def slow_load(room_id: str) -> LiveRoom:
+            await release.wait()
+            return cast(LiveRoom, object())
+
+        async def refresh(room_id: str, info: Any = None) -> None:
+            refreshed.append(room_id)
+
+        hub._load = slow_load  # type: ignore[method-assign]
+        hub.refresh = refresh  # type: ignore[method-assign]
+        loading = asyncio.ensure_future(hub.live("r1"))
+        await asyncio.sleep(0)
+        assert "r1" in hub._loading
+        hub._on_change(Change("other", "r1", "action", 1, 5))
+        await asyncio.sleep(0)
+        assert refreshed == []  # not before the load ends
+        release.set()
+        await loading
+        for _ in range(5):
+            await asyncio.sleep(0)
+        return refreshed
+
+    assert asyncio.run(scenario()) == ["r1"]

@@ -417,8 +417,21 @@ class Hub:
     def _on_change(self, change: Change) -> None:
         if change.room_id in self.rooms:
             self._spawn(self.refresh(change.room_id))
+        elif change.room_id in self._loading:  # the load may have read the store before this change
+            self._spawn(self._refresh_after_load(change.room_id))
         elif change.kind in ("seats", "game", "room"):
             self._spawn(self.wake(change.room_id))
+
+    async def _refresh_after_load(self, room_id: str) -> None:
+        """Catch a room up with the store once the load under way ends (a change came during it)."""
+        pending = self._loading.get(room_id)
+        if pending is not None:
+            try:
+                await asyncio.shield(pending)
+            except Exception:
+                return  # the load failed: the next one reads the store afresh
+        if room_id in self.rooms:
+            await self.refresh(room_id)
 
     def _on_reconnect_threadsafe(self) -> None:
         if self._loop is not None:
