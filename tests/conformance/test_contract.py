@@ -21,6 +21,7 @@ from cardtable.core import (
     State,
     game_class,
     game_names,
+    play_random,
     record_of,
     replay,
 )
@@ -75,6 +76,18 @@ def _check_views(state: State, rng: random.Random) -> None:
         assert game.from_json(sampled.to_json()).view(p) == view
         if p == state.current_player:
             assert [str(a) for a in sampled.legal_actions()] == [str(a) for a in state.legal_actions()]
+        _check_sampler(game, view, rng.random())
+
+
+def _check_sampler(game: Any, view: dict[str, Any], seed: float) -> None:
+    """A search's sampler deals what ``sample_state`` deals, draw for draw, however its samples are played."""
+    sampler = game.sampler(view)
+    mine, fresh = random.Random(seed), random.Random(seed)
+    for k in range(4):
+        dealt = sampler(mine)
+        expected = game.sample_state(view, fresh)
+        assert dealt.to_json() == expected.to_json(), f"sample {k} of the sampler differs from sample_state's"
+        play_random(dealt, random.Random(k))  # playing a sample must not change the next one
 
 
 def _play(name: str, flags: dict[str, Any], setup: dict[str, Any], seed: int, full_every: int = 7) -> State:
@@ -91,7 +104,8 @@ def _play(name: str, flags: dict[str, Any], setup: dict[str, Any], seed: int, fu
         texts = [str(a) for a in actions]
         assert len(set(texts)) == len(texts), "no duplicate actions"
         for a in actions:
-            assert game.parse_action(str(a)) == a, "canonical strings round-trip"
+            parsed = game.parse_action(str(a))
+            assert parsed == a and hash(parsed) == hash(a), "canonical strings round-trip, to an equal hash"
         if steps % full_every == 0:
             for a in actions:
                 assert state.is_legal(a) and state.is_legal(str(a))

@@ -1,7 +1,7 @@
 """Information-set Monte Carlo tree search (single-observer ISMCTS, Cowling, Powley & Whitehouse 2012).
 
 Every iteration determinises: it asks the game for a full state consistent with the deciding
-seat's view (``game.sample_state(view, rng)``), then walks one shared tree restricted to the actions
+seat's view (``game.sampler(view)``, which reads the view once and deals each sample anew), then walks one shared tree restricted to the actions
 legal in that determinisation. Selection is UCT with availability counts (an action's exploration
 term counts the iterations in which it was available, not its parent's visits). The tree stores, at
 each node, the reward of the seat that chose the action leading to it, so any number of players
@@ -171,9 +171,9 @@ class ISMCTSAgent(Agent):
         limit = cfg.iterations if cfg.iterations is not None else math.inf
         done = 0
         max_depth = 0
-        sample = self.game.sample_state
+        sample = self.game.sampler(view)
         while done < limit:
-            det = sample(view, rng)
+            det = sample(rng)
             depth = self._iterate(root, det, rng, legal_set)
             max_depth = max(max_depth, depth)
             done += 1

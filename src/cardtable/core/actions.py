@@ -22,6 +22,10 @@ class Pass(Action):
     def __str__(self) -> str:
         return "pass"
 
+    def __hash__(self) -> int:
+        """A constant: every value of this kind is equal (and search trees look actions up often)."""
+        return 0x427b1a
+
 
 @dataclass(frozen=True, slots=True)
 class Decline(Action):
@@ -29,6 +33,10 @@ class Decline(Action):
 
     def __str__(self) -> str:
         return "decline"
+
+    def __hash__(self) -> int:
+        """A constant: every value of this kind is equal (and search trees look actions up often)."""
+        return 0xd3768a
 
 
 PASS: Final = Pass()

@@ -7,11 +7,12 @@ game over, not your turn, malformed input, illegal actions, and the action histo
 
 from __future__ import annotations
 
+import functools
 import operator
 import random
 from abc import ABCMeta, abstractmethod
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Generic, SupportsIndex, TypeVar
 
@@ -193,6 +194,14 @@ class Game(Generic[RulesT], metaclass=ABCMeta):
     @abstractmethod
     def sample_state(self, view: Mapping[str, Any], rng: random.Random) -> State:
         """A full state consistent with ``view``, hidden cards drawn with ``rng`` from what the viewer cannot see."""
+
+    def sampler(self, view: Mapping[str, Any]) -> Callable[[random.Random], State]:
+        """Deals determinisations of ``view`` (a search calls it once per sample): ``sample_state`` bound to it.
+
+        A game may read the view once here and deal each sample from a template; every sample must be
+        distributed as ``sample_state(view, rng)`` would be.
+        """
+        return functools.partial(self.sample_state, view)
 
     # -- metadata -------------------------------------------------------------------------------
     def num_players_for(self, setup: Mapping[str, Any]) -> int:

@@ -46,6 +46,10 @@ class AssignTrain(Action):
     def __str__(self) -> str:
         return f"assign {TRAIN_LETTERS[self.train]}"
 
+    def __hash__(self) -> int:
+        """A hash of the fields in compiled code (the generated one is slow in search trees)."""
+        return hash(self.train) ^ 0xdf2d23
+
 
 @dataclass(frozen=True, slots=True)
 class ChooseFilters(Action):
@@ -56,6 +60,10 @@ class ChooseFilters(Action):
 
     def __str__(self) -> str:
         return f"filters A={self.a.name} B={self.b.name}"
+
+    def __hash__(self) -> int:
+        """A hash of the fields in compiled code (the generated one is slow in search trees)."""
+        return hash((self.a, self.b)) ^ 0x2e4cb2
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,6 +78,10 @@ class PlaceTrigger(Action):
     def __str__(self) -> str:
         return f"place {self.card.name} {TRAIN_LETTERS[self.train]}{self.position}"
 
+    def __hash__(self) -> int:
+        """A hash of the fields in compiled code (the generated one is slow in search trees)."""
+        return hash((self.card, self.train, self.position)) ^ 0x1a0dd3
+
 
 @dataclass(frozen=True, slots=True)
 class Capture(Action):
@@ -77,6 +89,10 @@ class Capture(Action):
 
     def __str__(self) -> str:
         return "capture"
+
+    def __hash__(self) -> int:
+        """A constant: every value of this kind is equal (and search trees look actions up often)."""
+        return 0x439f79
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,6 +104,10 @@ class KeepTrigger(Action):
     def __str__(self) -> str:
         return f"keep {self.card.name}"
 
+    def __hash__(self) -> int:
+        """A hash of the fields in compiled code (the generated one is slow in search trees)."""
+        return hash(self.card) ^ 0x3e5cb7
+
 
 @dataclass(frozen=True, slots=True)
 class KeepFilter(Action):
@@ -97,6 +117,10 @@ class KeepFilter(Action):
 
     def __str__(self) -> str:
         return f"keep {TRAIN_LETTERS[self.train]}"
+
+    def __hash__(self) -> int:
+        """A hash of the fields in compiled code (the generated one is slow in search trees)."""
+        return hash(self.train) ^ 0xedd5b6
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,6 +139,10 @@ class Refill(Action):
         text = f"refill {TRAIN_LETTERS[self.train]} {self.card.name}"
         return text if self.level is None else f"{text} {self.level.symbol}"
 
+    def __hash__(self) -> int:
+        """A hash of the fields in compiled code (the generated one is slow in search trees)."""
+        return hash((self.train, self.card, self.level)) ^ 0x51a1ca
+
 
 @dataclass(frozen=True, slots=True)
 class Discard(Action):
@@ -124,6 +152,10 @@ class Discard(Action):
 
     def __str__(self) -> str:
         return f"discard {self.card.name}"
+
+    def __hash__(self) -> int:
+        """A hash of the fields in compiled code (the generated one is slow in search trees)."""
+        return hash(self.card) ^ 0xf10d56
 
 
 @dataclass(frozen=True, slots=True)
@@ -135,6 +167,10 @@ class Draw(Action):
     def __str__(self) -> str:
         return f"draw {self.deck.value}"
 
+    def __hash__(self) -> int:
+        """A hash of the fields in compiled code (the generated one is slow in search trees)."""
+        return hash(self.deck) ^ 0xc01231
+
 
 @dataclass(frozen=True, slots=True)
 class Exchange(Action):
@@ -144,6 +180,10 @@ class Exchange(Action):
 
     def __str__(self) -> str:
         return f"exchange {TRAIN_LETTERS[self.train]}"
+
+    def __hash__(self) -> int:
+        """A hash of the fields in compiled code (the generated one is slow in search trees)."""
+        return hash(self.train) ^ 0x4dd22f
 
 
 OscilloscopeAction = (AssignTrain | ChooseFilters | PlaceTrigger | Pass | Capture | Decline | KeepTrigger | KeepFilter

@@ -26,6 +26,10 @@ class Wish(Action):
         """The canonical notation."""
         return f"wish {self.card}"
 
+    def __hash__(self) -> int:
+        """A hash of the fields in compiled code (the generated one is slow in search trees)."""
+        return hash(self.card) ^ 0xe3dbf7
+
 
 @dataclass(frozen=True, slots=True)
 class SetCard(Action):
@@ -36,6 +40,10 @@ class SetCard(Action):
     def __str__(self) -> str:
         """The canonical notation."""
         return f"set {self.card}"
+
+    def __hash__(self) -> int:
+        """A hash of the fields in compiled code (the generated one is slow in search trees)."""
+        return hash(self.card) ^ 0x581c43
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,6 +56,10 @@ class UseOption(Action):
         """The canonical notation."""
         return f"option {self.name}"
 
+    def __hash__(self) -> int:
+        """A hash of the fields in compiled code (the generated one is slow in search trees)."""
+        return hash(self.name) ^ 0x754183
+
 
 @dataclass(frozen=True, slots=True)
 class UseHero(Action):
@@ -56,6 +68,10 @@ class UseHero(Action):
     def __str__(self) -> str:
         """The canonical notation."""
         return "hero"
+
+    def __hash__(self) -> int:
+        """A constant: every value of this kind is equal (and search trees look actions up often)."""
+        return 0x5d8098
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,6 +83,10 @@ class Flip(Action):
     def __str__(self) -> str:
         """The canonical notation."""
         return f"flip {self.card}"
+
+    def __hash__(self) -> int:
+        """A hash of the fields in compiled code (the generated one is slow in search trees)."""
+        return hash(self.card) ^ 0xcc4b6b
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,6 +106,10 @@ class Attack(Action):
             text += f" ban {self.bans}"
         return text
 
+    def __hash__(self) -> int:
+        """A hash of the fields in compiled code (the generated one is slow in search trees)."""
+        return hash((self.card, self.next, self.bans)) ^ 0x6c280d
+
 
 @dataclass(frozen=True, slots=True)
 class Pass(Action):
@@ -97,6 +121,10 @@ class Pass(Action):
         """The canonical notation."""
         return f"pass {self.card}"
 
+    def __hash__(self) -> int:
+        """A hash of the fields in compiled code (the generated one is slow in search trees)."""
+        return hash(self.card) ^ 0x427b1a
+
 
 @dataclass(frozen=True, slots=True)
 class Joker(Action):
@@ -106,6 +134,10 @@ class Joker(Action):
         """The canonical notation."""
         return "joker"
 
+    def __hash__(self) -> int:
+        """A constant: every value of this kind is equal (and search trees look actions up often)."""
+        return 0x27fb93
+
 
 @dataclass(frozen=True, slots=True)
 class Stall(Action):
@@ -114,6 +146,10 @@ class Stall(Action):
     def __str__(self) -> str:
         """The canonical notation."""
         return "stall"
+
+    def __hash__(self) -> int:
+        """A constant: every value of this kind is equal (and search trees look actions up often)."""
+        return 0x95dd02
 
 
 @dataclass(frozen=True, slots=True)
@@ -127,6 +163,10 @@ class Block(Action):
         """The canonical notation."""
         return f"block {self.card}" + (f" ban {self.bans}" if self.bans else "")
 
+    def __hash__(self) -> int:
+        """A hash of the fields in compiled code (the generated one is slow in search trees)."""
+        return hash((self.card, self.bans)) ^ 0xdab826
+
 
 @dataclass(frozen=True, slots=True)
 class NoBlock(Action):
@@ -135,6 +175,10 @@ class NoBlock(Action):
     def __str__(self) -> str:
         """The canonical notation."""
         return "noblock"
+
+    def __hash__(self) -> int:
+        """A constant: every value of this kind is equal (and search trees look actions up often)."""
+        return 0x223ee
 
 
 @dataclass(frozen=True, slots=True)
@@ -145,6 +189,10 @@ class React(Action):
         """The canonical notation."""
         return "react"
 
+    def __hash__(self) -> int:
+        """A constant: every value of this kind is equal (and search trees look actions up often)."""
+        return 0xa440d1
+
 
 @dataclass(frozen=True, slots=True)
 class NoReact(Action):
@@ -153,6 +201,10 @@ class NoReact(Action):
     def __str__(self) -> str:
         """The canonical notation."""
         return "noreact"
+
+    def __hash__(self) -> int:
+        """A constant: every value of this kind is equal (and search trees look actions up often)."""
+        return 0x7cdb19
 
 
 @dataclass(frozen=True, slots=True)
@@ -166,6 +218,10 @@ class Take(Action):
         """The canonical notation."""
         return f"take {self.card}" + (f" {self.where}" if self.where else "")
 
+    def __hash__(self) -> int:
+        """A hash of the fields in compiled code (the generated one is slow in search trees)."""
+        return hash((self.card, self.where)) ^ 0xefc145
+
 
 @dataclass(frozen=True, slots=True)
 class TakeNothing(Action):
@@ -174,6 +230,10 @@ class TakeNothing(Action):
     def __str__(self) -> str:
         """The canonical notation."""
         return "take none"
+
+    def __hash__(self) -> int:
+        """A constant: every value of this kind is equal (and search trees look actions up often)."""
+        return 0xa997
 
 
 @dataclass(frozen=True, slots=True)
@@ -186,6 +246,10 @@ class Draw(Action):
         """The canonical notation."""
         return f"draw {self.count}"
 
+    def __hash__(self) -> int:
+        """A hash of the fields in compiled code (the generated one is slow in search trees)."""
+        return hash(self.count) ^ 0xc01231
+
 
 @dataclass(frozen=True, slots=True)
 class HeartNext(Action):
@@ -196,6 +260,10 @@ class HeartNext(Action):
     def __str__(self) -> str:
         """The canonical notation."""
         return f"heartnext {self.card}"
+
+    def __hash__(self) -> int:
+        """A hash of the fields in compiled code (the generated one is slow in search trees)."""
+        return hash(self.card) ^ 0x68d6e4
 
 
 @dataclass(frozen=True, slots=True)
@@ -208,6 +276,10 @@ class Pick(Action):
         """The canonical notation."""
         return f"pick {self.card}"
 
+    def __hash__(self) -> int:
+        """A hash of the fields in compiled code (the generated one is slow in search trees)."""
+        return hash(self.card) ^ 0xffa0a5
+
 
 @dataclass(frozen=True, slots=True)
 class EndWindow(Action):
@@ -216,6 +288,10 @@ class EndWindow(Action):
     def __str__(self) -> str:
         """The canonical notation."""
         return "end"
+
+    def __hash__(self) -> int:
+        """A constant: every value of this kind is equal (and search trees look actions up often)."""
+        return 0x1ed5d1
 
 
 @dataclass(frozen=True, slots=True)
@@ -228,6 +304,10 @@ class Cosmic(Action):
         """The canonical notation."""
         return f"cosmic {self.card}"
 
+    def __hash__(self) -> int:
+        """A hash of the fields in compiled code (the generated one is slow in search trees)."""
+        return hash(self.card) ^ 0x6d8ef0
+
 
 @dataclass(frozen=True, slots=True)
 class NoCosmic(Action):
@@ -236,6 +316,10 @@ class NoCosmic(Action):
     def __str__(self) -> str:
         """The canonical notation."""
         return "nocosmic"
+
+    def __hash__(self) -> int:
+        """A constant: every value of this kind is equal (and search trees look actions up often)."""
+        return 0x641ce9
 
 
 @dataclass(frozen=True, slots=True)
@@ -248,6 +332,10 @@ class Choose(Action):
         """The canonical notation."""
         return f"choose {self.card}"
 
+    def __hash__(self) -> int:
+        """A hash of the fields in compiled code (the generated one is slow in search trees)."""
+        return hash(self.card) ^ 0x483147
+
 
 @dataclass(frozen=True, slots=True)
 class ChooseNothing(Action):
@@ -256,6 +344,10 @@ class ChooseNothing(Action):
     def __str__(self) -> str:
         """The canonical notation."""
         return "choose none"
+
+    def __hash__(self) -> int:
+        """A constant: every value of this kind is equal (and search trees look actions up often)."""
+        return 0x70a5e8
 
 
 @dataclass(frozen=True, slots=True)
@@ -267,6 +359,10 @@ class NameSuit(Action):
     def __str__(self) -> str:
         """The canonical notation."""
         return f"suit {self.suit}"
+
+    def __hash__(self) -> int:
+        """A hash of the fields in compiled code (the generated one is slow in search trees)."""
+        return hash(self.suit) ^ 0x99c362
 
 
 _SIMPLE: Final[dict[str, Action]] = {

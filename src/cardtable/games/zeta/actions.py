@@ -38,6 +38,10 @@ class Place(Action):
     def __str__(self) -> str:
         return self.text
 
+    def __hash__(self) -> int:
+        """The text's hash (a str caches it): search trees look actions up often."""
+        return hash(self.text)
+
 
 @dataclass(frozen=True, slots=True)
 class Target(Action):
@@ -49,6 +53,10 @@ class Target(Action):
     def __str__(self) -> str:
         return self.text
 
+    def __hash__(self) -> int:
+        """The text's hash (a str caches it)."""
+        return hash(self.text)
+
 
 @dataclass(frozen=True, slots=True)
 class DestroyFromHand(Action):
@@ -58,6 +66,10 @@ class DestroyFromHand(Action):
 
     def __str__(self) -> str:
         return f"destroy:{CARDS[self.card].id if 0 <= self.card < NUM_TYPES else f'#{self.card}'}"
+
+    def __hash__(self) -> int:
+        """A hash of the fields in compiled code (the generated one is slow in search trees)."""
+        return hash(self.card) ^ 0xeba18b
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,6 +86,10 @@ class ChooseLine(Action):
             label = FILES[self.index] if 0 <= self.index < len(FILES) else f"#{self.index}"
         return f"{self.kind}:{label}"
 
+    def __hash__(self) -> int:
+        """A hash of the fields in compiled code (the generated one is slow in search trees)."""
+        return hash((self.kind, self.index)) ^ 0x8f3af4
+
 
 @dataclass(frozen=True, slots=True)
 class Mulligan(Action):
@@ -83,6 +99,10 @@ class Mulligan(Action):
 
     def __str__(self) -> str:
         return "mulligan" if self.take else "keep"
+
+    def __hash__(self) -> int:
+        """A hash of the fields in compiled code (the generated one is slow in search trees)."""
+        return hash(self.take) ^ 0x44d121
 
 
 __all__ = ["DECLINE", "DESTROY", "KEEP", "MULLIGAN", "PASS", "TARGET_ROW", "ActionTable", "ChooseLine", "Decline",

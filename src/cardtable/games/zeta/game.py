@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any, ClassVar
 
 from cardtable.core import Action, Game
@@ -11,7 +11,7 @@ from cardtable.core import Action, Game
 from .actions import action_table
 from .board import geometry
 from .decks import Deck, DeckError, deck_from_mapping, preset, random_deck, validate_deck
-from .position import read_position, sample_position
+from .position import ZetaSampler, read_position, sample_position
 from .rules import ZetaRules
 from .state import ZetaState, step_sequence
 
@@ -112,6 +112,10 @@ class ZetaGame(Game[ZetaRules]):
     def sample_state(self, view: Mapping[str, Any], rng: random.Random) -> ZetaState:
         """A full state consistent with ``view`` and its memory: the unseen cards of each seat dealt at random."""
         return sample_position(self, view, rng)
+
+    def sampler(self, view: Mapping[str, Any]) -> Callable[[random.Random], ZetaState]:
+        """Deals determinisations of ``view``: the view is read once, each call deals the unseen cards anew."""
+        return ZetaSampler(self, view)
 
     # ------------------------------------------------------------------ metadata
     @classmethod

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from cardtable.core import InvalidPosition, Outcome
 from cardtable.core import jsonpos as jp
+from cardtable.core.rng import shuffle
 
 from .actions import ChooseLine
 from .cards import (
@@ -541,55 +542,131 @@ def sample_position(game: ZetaGame, view: Mapping[str, Any], rng: random.Random)
     decision shows (Do-Over: two card types; Fortune-Telling: two different drawn cards; Mourning
     the Dead: a cost-0 card).
     """
-    pos: dict[str, Any] = {k: view[k] for k in (
-        "turn", "first_player", "active", "phase", "board", "blocked", "markers", "ever_destroyed", "known_hands",
-        "destroyed", "destroyed_from_board", "removed", "set_aside", "effects", "resolution", "mulligan_left",
-        "decklists", "outcome")}
-    decider = view["current_player"]
-    if decider is None:
-        decider = view["active"]
-    pos["decider"] = decider
-    phase = PHASE_BY_NAME.get(str(view["phase"]), MAIN)
-    hands: list[list[str]] = [[], []]
-    decks: list[list[str]] = [[], []]
-    pending = dict(view["pending"]) if view.get("pending") else None
-    for seat in (0, 1):
-        unseen = Counter(view["decklists"][seat])
-        for entry in view["board"].values():
-            if entry["owner"] == seat:
-                unseen[entry["card"]] -= 1
-        unseen.subtract(view["destroyed"][seat])
-        unseen.subtract(view["removed"][seat])
-        if view["set_aside"] is not None and seat == _set_aside_seat(view):
-            unseen[view["set_aside"]] -= 1
-        shown = view["hands"][seat]
-        if shown is not None:
-            unseen.subtract(shown)
-            pool = sorted(unseen.elements())
-            rng.shuffle(pool)
-            hands[seat], decks[seat] = list(shown), pool
-            continue
-        known = list(view["known_hands"][seat])
-        unseen.subtract(known)
-        size = view["hand_sizes"][seat] - len(known)
-        base = sorted(unseen.elements())
-        for _ in range(SAMPLE_TRIES):
+    return ZetaSampler(game, view)(rng)
+
+
+class ZetaSampler:
+    """Deals determinisations of one view: the view is read once, each call deals the unseen cards anew.
+
+    A search samples thousands of states from one view, so the public part is read (through the
+    position reader) once, into a template; a call clones the template and deals each seat's unseen
+    cards into its hand and deck, drawing from ``rng`` exactly as a fresh read would.
+    """
+
+    def __init__(self, game: ZetaGame, view: Mapping[str, Any]) -> None:
+        self.game = game
+        self.view = view
+        decider = view["current_player"]
+        if decider is None:
+            decider = view["active"]
+        self.decider = int(decider)
+        self.phase = PHASE_BY_NAME.get(str(view["phase"]), MAIN)
+        pending = view.get("pending")
+        self.pending: dict[str, Any] | None = dict(pending) if pending else None
+        # per seat: the shown hand (None when hidden), the remembered cards, the hidden hand's size and
+        # the unseen cards (sorted by id, the order a fresh read shuffles)
+        self.shown: list[list[str] | None] = []
+        self.known: list[list[str]] = []
+        self.sizes: list[int] = []
+        self.pools: list[list[str]] = []
+        for seat in (0, 1):
+            unseen = Counter(view["decklists"][seat])
+            for entry in view["board"].values():
+                if entry["owner"] == seat:
+                    unseen[entry["card"]] -= 1
+            unseen.subtract(view["destroyed"][seat])
+            unseen.subtract(view["removed"][seat])
+            if view["set_aside"] is not None and seat == _set_aside_seat(view):
+                unseen[view["set_aside"]] -= 1
+            shown = view["hands"][seat]
+            known: list[str] = []
+            size = 0
+            if shown is not None:
+                unseen.subtract(shown)
+            else:
+                known = list(view["known_hands"][seat])
+                unseen.subtract(known)
+                size = view["hand_sizes"][seat] - len(known)
+            self.shown.append(None if shown is None else list(shown))
+            self.known.append(known)
+            self.sizes.append(size)
+            self.pools.append(sorted(unseen.elements()))
+        # the fast path deals into a template; a deal that must fit a hidden decider's pending decision
+        # (ZETA-I-CT4, R57) or fill in hidden drawn cards is read afresh each time
+        self.fast = not (self.pending is not None and "drawn" in self.pending and self.pending["drawn"] is None) \
+            and not (self.shown[self.decider] is None and self.phase in (CHOOSE_HAND, CHOOSE_FORTUNE, CHOOSE_MOURN))
+        self.template: ZetaState | None = None
+        self.ints: list[tuple[list[int], list[int]]] = [
+            ([CARD_INDEX[c] for c in self.known[seat]], [CARD_INDEX[c] for c in self.pools[seat]]) for seat in (0, 1)]
+
+    def __call__(self, rng: random.Random) -> ZetaState:
+        """One determinisation, drawn with ``rng``."""
+        template = self.template
+        if template is None:
+            state = self._read(rng)
+            if self.fast:
+                self.template = state.clone()
+            return state
+        state = template.clone()
+        for seat in (0, 1):
+            known, base = self.ints[seat]
             pool = list(base)
-            rng.shuffle(pool)
-            hand = known + pool[:size]
-            if seat != decider or _deal_fits(phase, hand):
-                break
-        hands[seat], decks[seat] = hand, pool[size:]
-    if pending is not None and "drawn" in pending and pending["drawn"] is None:
-        kinds = sorted(set(hands[decider]), key=lambda c: CARD_BY_ID[c].index)
-        rng.shuffle(kinds)
-        pending["drawn"] = kinds[:2]
-    pos["hands"] = hands
-    pos["decks"] = decks
-    pos["pending"] = pending
-    setup = dict(view["setup"])
-    # The sampled cards add up by construction: skip the whole-position checks (searches call this a lot).
-    return read_position(game, pos, 0, setup, random.Random(rng.getrandbits(64)), "$view", check=False)
+            shuffle(pool, rng)
+            if self.shown[seat] is not None:
+                state.decks[seat] = pool
+                continue
+            size = self.sizes[seat]
+            counts = [0] * NUM_TYPES
+            held = 0
+            for c in known:
+                counts[c] += 1
+                held |= 1 << c
+            for c in pool[:size]:
+                counts[c] += 1
+                held |= 1 << c
+            state.hands[seat] = counts
+            state.held[seat] = held
+            state.decks[seat] = pool[size:]
+        state.rng = random.Random(rng.getrandbits(64))
+        return state
+
+    def _read(self, rng: random.Random) -> ZetaState:
+        """A determinisation read through the position reader (the first one, and every one off the fast path)."""
+        view = self.view
+        pos: dict[str, Any] = {k: view[k] for k in (
+            "turn", "first_player", "active", "phase", "board", "blocked", "markers", "ever_destroyed",
+            "known_hands", "destroyed", "destroyed_from_board", "removed", "set_aside", "effects", "resolution",
+            "mulligan_left", "decklists", "outcome")}
+        pos["decider"] = self.decider
+        hands: list[list[str]] = [[], []]
+        decks: list[list[str]] = [[], []]
+        for seat in (0, 1):
+            shown = self.shown[seat]
+            if shown is not None:
+                pool = list(self.pools[seat])
+                shuffle(pool, rng)
+                hands[seat], decks[seat] = list(shown), pool
+                continue
+            known = self.known[seat]
+            size = self.sizes[seat]
+            for _ in range(SAMPLE_TRIES):
+                pool = list(self.pools[seat])
+                shuffle(pool, rng)
+                hand = known + pool[:size]
+                if seat != self.decider or _deal_fits(self.phase, hand):
+                    break
+            hands[seat], decks[seat] = hand, pool[size:]
+        pending = dict(self.pending) if self.pending is not None else None
+        if pending is not None and "drawn" in pending and pending["drawn"] is None:
+            kinds = sorted(set(hands[self.decider]), key=lambda c: CARD_BY_ID[c].index)
+            shuffle(kinds, rng)
+            pending["drawn"] = kinds[:2]
+        pos["hands"] = hands
+        pos["decks"] = decks
+        pos["pending"] = pending
+        setup = dict(view["setup"])
+        # The sampled cards add up by construction: skip the whole-position checks (searches call this a lot).
+        return read_position(self.game, pos, 0, setup, random.Random(rng.getrandbits(64)), "$view", check=False)
 
 
 def _set_aside_seat(view: Mapping[str, Any]) -> int:
