@@ -596,8 +596,18 @@ class ZetaSampler:
         self.fast = not (self.pending is not None and "drawn" in self.pending and self.pending["drawn"] is None) \
             and not (self.shown[self.decider] is None and self.phase in (CHOOSE_HAND, CHOOSE_FORTUNE, CHOOSE_MOURN))
         self.template: ZetaState | None = None
-        self.ints: list[tuple[list[int], list[int]]] = [
-            ([CARD_INDEX[c] for c in self.known[seat]], [CARD_INDEX[c] for c in self.pools[seat]]) for seat in (0, 1)]
+        # the fast path's ints: each seat's unseen cards, and its hidden hand's remembered part (counts, mask)
+        self.ints: list[list[int]] = [[CARD_INDEX[c] for c in self.pools[seat]] for seat in (0, 1)]
+        self.known_counts: list[list[int]] = []
+        self.known_held: list[int] = []
+        for seat in (0, 1):
+            counts = [0] * NUM_TYPES
+            held = 0
+            for c in self.known[seat]:
+                counts[CARD_INDEX[c]] += 1
+                held |= 1 << CARD_INDEX[c]
+            self.known_counts.append(counts)
+            self.known_held.append(held)
 
     def __call__(self, rng: random.Random) -> ZetaState:
         """One determinisation, drawn with ``rng``."""
@@ -609,18 +619,14 @@ class ZetaSampler:
             return state
         state = template.clone()
         for seat in (0, 1):
-            known, base = self.ints[seat]
-            pool = list(base)
+            pool = list(self.ints[seat])
             shuffle(pool, rng)
             if self.shown[seat] is not None:
                 state.decks[seat] = pool
                 continue
             size = self.sizes[seat]
-            counts = [0] * NUM_TYPES
-            held = 0
-            for c in known:
-                counts[c] += 1
-                held |= 1 << c
+            counts = list(self.known_counts[seat])
+            held = self.known_held[seat]
             for c in pool[:size]:
                 counts[c] += 1
                 held |= 1 << c
