@@ -18,14 +18,19 @@ def _position(hands: list[list[int]], pile: list[int], deck: list[int], to_move:
 
 
 def test_finds_the_obvious_win_and_explains_it() -> None:
-    """Tally 11 of 15, holding a 4: play it and win; explain() ranks it first with a win rate of 1."""
+    """Tally 11 of 15, holding a 4: play it and win; explain() ranks it first with a win rate of 1.
+
+    Once the win is found it is a decisive move: every later iteration plays it, so it holds all
+    the visits but those spent on the moves tried before it.
+    """
     state = _position([[1, 4, 6], [2, 3, 5]], [6, 5], [1, 2, 3, 4, 6, 6, 1, 2, 3, 4, 5, 5])
     agent = make_agent("ismcts:iterations=200", state.game)
     assert str(decide(agent, state, random.Random(0))) == "play 4"
     hints = agent.explain(top=3)
     assert [h.action for h in hints][0] == "play 4"
-    assert hints[0].win_rate == 1.0 and hints[0].visits > hints[1].visits
-    assert len(hints) == 3 and all(0.0 <= (h.win_rate or 0.0) <= 1.0 for h in hints)
+    assert hints[0].win_rate == 1.0 and hints[0].visits >= 200 - (len(hints) - 1)
+    assert all(h.visits == 1 for h in hints[1:])  # each tried once, before the win was found
+    assert 1 <= len(hints) <= 3 and all(0.0 <= (h.win_rate or 0.0) <= 1.0 for h in hints)
     assert sum(h.visits for h in agent.explain(top=10)) == 200
     assert hints[0].to_json() == {"action": "play 4", "visits": hints[0].visits, "win_rate": 1.0, "score": 1.0}
 
@@ -113,5 +118,38 @@ def test_hints_for_the_seat_to_move() -> None:
 
     state = _position([[1, 4, 6], [2, 3, 5]], [6, 5], [1, 2, 3, 4, 6, 6, 1, 2, 3, 4, 5, 5])
     top = hints(make_agent("ismcts:iterations=100", state.game), state, random.Random(0), top=2)
-    assert [c.action for c in top][0] == "play 4" and len(top) == 2
+    assert [c.action for c in top][0] == "play 4"  # the win (then alone, or with a move tried before it)
+    quiet = _position([[6, 1, 2], [5, 5, 5]], [3], [1, 1, 2, 2, 3, 3, 4, 4, 4, 5, 6, 6, 6])  # no win at once
+    assert len(hints(make_agent("ismcts:iterations=100", quiet.game), quiet, random.Random(0), top=2)) == 2
     assert len(hints(make_agent("random", state.game), state, random.Random(0))) == 1
+
+
+# A real Zeta game (seed 182187612676827, classic decks): P1 holds b3, c3 and e3, so any card P1
+# places on the empty d3 makes four in a row (ZETA-R20). Each card is a move of its own, and P2
+# cannot see which of them P1 holds.
+_ZETA_THREAT = ["chant_practice@b2", "chant_practice@c3", "magic_circle@c2", "blessing_mist@d2",
+                "magical_boost@b4", "fortune_telling@b3", "destroy:magic_circle", "blessing_mist@d3",
+                "ice_mage@e3", "target:d3"]
+
+
+def test_a_win_any_card_can_make_is_a_win_for_the_search_zeta_r20() -> None:
+    """P2 must block d3: every move that leaves it open is a certain loss in the search's estimate.
+
+    The opponent's win is split over every card that can make it; a decisive move (one that has
+    won at once every time it was played) is played whenever it is legal, so exploration does not
+    dilute it and the estimate of leaving d3 open is a loss, not a coin flip.
+    """
+    game = cardtable.load_game("zeta")
+    state = game.new_game(seed=182187612676827, decks=["classic", "classic"])
+    for action in _ZETA_THREAT:
+        state.apply(action)
+    assert state.current_player == 1
+    agent = make_agent("ismcts:normal", game)
+    assert isinstance(agent, ISMCTSAgent)
+    for seed in range(3):
+        root = agent.search(state.view(1), state.legal_actions(), random.Random(seed))
+        open_moves = [c for a, c in root.children.items() if not str(a).endswith("@d3") and c.visits]
+        blocks = [c for a, c in root.children.items() if str(a).endswith("@d3")]
+        assert open_moves and blocks
+        assert all(c.total == 0.0 for c in open_moves)  # P1 wins at once after each of them
+        assert max(blocks, key=lambda c: c.visits).visits > max(c.visits for c in open_moves)

@@ -96,3 +96,13 @@ def test_levels_are_calibrated_per_game() -> None:
     for levels in GAME_LEVELS.values():
         assert set(levels) == set(LEVELS)
         assert levels["easy"].iterations < levels["normal"].iterations < levels["hard"].iterations  # type: ignore[operator]
+
+
+def test_bench_times_each_difficulty_level_per_decision() -> None:
+    """`cardtable bench agents` times the levels: each row names the game, level, budget and CPU seconds."""
+    from cardtable.lab.agent_bench import level_times
+
+    rows = level_times({"zeta": {}, "oscilloscope": {"players": 2}}, levels=("easy", "normal"), count=1)
+    assert [(r.game, r.level, r.iterations) for r in rows] == [
+        ("zeta", "easy", 100), ("zeta", "normal", 300), ("oscilloscope", "easy", 50), ("oscilloscope", "normal", 150)]
+    assert all(0 < r.mean <= r.longest and r.positions == 1 for r in rows)

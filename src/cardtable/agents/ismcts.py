@@ -6,7 +6,9 @@ legal in that determinisation. Selection is UCT with availability counts (an act
 term counts the iterations in which it was available, not its parent's visits). The tree stores, at
 each node, the reward of the seat that chose the action leading to it, so any number of players
 works: every seat maximises its own return. Rollouts play to the end with a random or heuristic
-policy; the result is ``state.returns()`` mapped from [-1, 1] to [0, 1] for each seat.
+policy; the result is ``state.returns()`` mapped from [-1, 1] to [0, 1] for each seat. A move that
+has won the game at once every time it was played is played whenever it is legal (a decisive move),
+so a win that many different actions can make is not diluted by exploring the others.
 """
 
 from __future__ import annotations
@@ -87,7 +89,8 @@ class SearchConfig:
 class _Node:
     """One node of the information-set tree: the action into it and its statistics."""
 
-    __slots__ = ("action", "player", "children", "visits", "available", "total", "prior")
+    __slots__ = ("action", "player", "children", "visits", "available", "total", "prior", "wins_at_once",
+                 "has_decisive")
 
     def __init__(self, action: Action | None, player: int) -> None:
         self.action = action
@@ -99,6 +102,10 @@ class _Node:
         self.total = 0.0
         self.prior = 0.0
         """The heuristic's opinion of ``action`` in [0, 1] (progressive bias)."""
+        self.wins_at_once = 0
+        """Iterations in which ``action`` ended the game at once with the best reward for ``player``."""
+        self.has_decisive = False
+        """Some child has won at once every time it was played (see ``_decisive``)."""
 
 
 @dataclass(frozen=True)
@@ -202,6 +209,17 @@ class ISMCTSAgent(Agent):
                 # the determinisation must offer the real choices; ignore anything else
                 legal = [a for a in legal if a in root_legal] or list(legal)
             children = node.children
+            if node.has_decisive:
+                # a decisive move (one that has won at once every time it was tried) is played
+                # whenever it is legal: otherwise the win, split over every card that can make it,
+                # would be diluted by exploration and the search would not see it must be stopped
+                won = _decisive(children, legal)
+                if won is not None:
+                    won.available += 1
+                    det.apply(won.action)
+                    path.append(won)
+                    node = won
+                    continue
             if guide is None:
                 untried = [a for a in legal if a not in children]
                 expand: Action | None = None
@@ -240,7 +258,8 @@ class ISMCTSAgent(Agent):
             det.apply(best.action)
             path.append(best)
             node = best
-        finished = self._rollout(det, rng)
+        at_once = det.current_player is None
+        finished = at_once or self._rollout(det, rng)
         if finished or self.evaluator is None:
             returns = det.returns()
         else:
@@ -250,6 +269,12 @@ class ISMCTSAgent(Agent):
         for step in path[1:]:
             step.visits += 1
             step.total += rewards[step.player]
+        if at_once and len(path) > 1:
+            last = path[-1]
+            if rewards[last.player] >= 1.0:
+                last.wins_at_once += 1
+                if last.wins_at_once == last.visits:
+                    path[-2].has_decisive = True
         return len(path) - 1
 
     def _rollout(self, det: State, rng: random.Random) -> bool:
@@ -272,3 +297,13 @@ class ISMCTSAgent(Agent):
             det.apply(action)
             steps += 1
         return det.current_player is None
+
+
+def _decisive(children: dict[Action, _Node], legal: Sequence[Action]) -> _Node | None:
+    """The first legal child that has won the game at once every time it was played (MCTS-Solver's
+    proven win, Winands et al. 2008, kept per determinisation: one failure and it is a move like any other)."""
+    for a in legal:
+        child = children.get(a)
+        if child is not None and child.visits > 0 and child.wins_at_once == child.visits:
+            return child
+    return None

@@ -148,7 +148,47 @@ def bench_agents(game_name: str = "zeta", *, seconds: float = 3.0, openspiel: bo
     return [BenchLine(label, r.work, r.seconds, note) for label, note, r in runners]
 
 
-def main(seconds: float = 3.0, openspiel: bool = True, console: Any = None, game_name: str = "zeta") -> list[BenchLine]:
+LEVEL_GAMES: dict[str, dict[str, Any]] = {"zeta": {}, "utahime": {}, "oscilloscope": {"players": 2}}
+"""The games whose difficulty levels ``level_times`` times, with their setup (a two-seat room)."""
+
+
+@dataclass(frozen=True)
+class LevelTime:
+    """CPU seconds an ISMCTS difficulty level takes per decision in one game's positions."""
+
+    game: str
+    level: str
+    iterations: int | None
+    mean: float
+    longest: float
+    positions: int
+
+
+def level_times(games: dict[str, dict[str, Any]] | None = None, levels: tuple[str, ...] = ("easy", "normal", "hard"),
+                count: int = 4, seed: int = 3) -> list[LevelTime]:
+    """Time ``ismcts:LEVEL`` deciding in ``count`` positions of each game (process CPU seconds per decision)."""
+    from cardtable.agents import level_config, make_agent
+
+    out = []
+    for name, setup in (games if games is not None else LEVEL_GAMES).items():
+        game = load_game(name)
+        states = positions(name, count=count, seed=seed, setup=setup)
+        for level in levels:
+            agent = make_agent(f"ismcts:{level}", game)
+            times = []
+            for state in states:
+                seat = state.current_player
+                assert seat is not None
+                start = time.process_time()
+                agent.choose(state.view(seat), state.legal_actions(), random.Random(seed))
+                times.append(time.process_time() - start)
+            out.append(LevelTime(name, level, level_config(level, name).iterations, sum(times) / len(times),
+                                 max(times), len(states)))
+    return out
+
+
+def main(seconds: float = 3.0, openspiel: bool = True, console: Any = None, game_name: str = "zeta",
+         levels: bool = True) -> list[BenchLine]:
     """Run ``cardtable bench agents`` and print a table with the ratio to OpenSpiel's rate."""
     from rich.console import Console
     from rich.table import Table
@@ -168,4 +208,16 @@ def main(seconds: float = 3.0, openspiel: bool = True, console: Any = None, game
         console.print("OpenSpiel is not installed (pip install -e '.[bench]'): no comparison")
     else:
         console.print("target: cardtable ISMCTS >= 0.5x OpenSpiel's simulations per second")
+    if levels:
+        with console.status("timing the difficulty levels' decisions..."):
+            rows = level_times()
+        table = Table(title="decision time of the difficulty levels (ISMCTS, process CPU seconds)",
+                      title_justify="left")
+        for col in ("game", "level", "iterations", "mean s", "longest s", "positions"):
+            table.add_column(col, justify="left" if col in ("game", "level") else "right")
+        for r in rows:
+            table.add_row(r.game, r.level, f"{r.iterations:,}" if r.iterations else "-", f"{r.mean:.2f}",
+                          f"{r.longest:.2f}", str(r.positions))
+        console.print(table)
+        console.print("target: a normal decision in under 2 s")
     return lines

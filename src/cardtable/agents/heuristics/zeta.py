@@ -30,6 +30,8 @@ BUILD = (1.0, 4.0, 16.0, 64.0)
 """Worth of an own window of four holding 0, 1, 2 or 3 of your cards."""
 EFFECT_WEIGHT = 3.0
 PASS = -3.0
+_WINDOW_WIN = float("inf")
+"""A window's gain when it holds three of my cards and none of the opponent's: placing there wins."""
 
 WORTH: dict[str, float] = {
     "chant_practice": 1.0, "blessing_mist": 1.0, "do_over": 1.0, "fortune_telling": 2.0, "magic_circle": 2.0,
@@ -121,6 +123,12 @@ class _Board:
             for i in ids.get(sq, ()):
                 dead[i] = True
         self.stats = list(zip(mine, theirs, dead, strict=True))
+        # what each window adds to the worth of placing on one of its empty squares (``place_value``);
+        # the parts are small integers and halves, so their sums are exact in any order
+        build = BUILD
+        self.gain = [0.0 if d else (_WINDOW_WIN if m >= 3 else build[m]) if t == 0
+                     else (BLOCK if t == 3 else build[t] / 2) if m == 0 else 0.0
+                     for m, t, d in self.stats]
         self._danger: dict[Square, float] = {}
 
     def _windows_at(self, sq: Square) -> list[tuple[int, int, bool]]:
@@ -130,6 +138,10 @@ class _Board:
     def place_value(self, sq: Square) -> float:
         """Worth of putting one of my cards on ``sq`` (win, block, build)."""
         current = self.owner.get(sq)
+        if current is None:  # an empty square: the windows' gains, precomputed
+            gain = self.gain
+            value = sum([gain[i] for i in self.window_ids.get(sq, ())])
+            return WIN if value >= _WINDOW_WIN else value
         if current == self.me:
             return 0.0  # covering my own card (Wind Mage) changes no line
         value = 0.0
@@ -172,12 +184,20 @@ class _Board:
 
     def best_destroy(self, squares: Sequence[Square]) -> float:
         """The best destroy among ``squares`` (optional effects: never below zero)."""
-        return max([0.0, *(self.destroy_value(s) for s in squares)])
+        best = 0.0
+        owner = self.owner
+        me = self.me
+        for s in squares:
+            seat = owner.get(s)
+            if seat is not None and seat != me:  # destroying my own card is never the best of an optional effect
+                value = self.danger(s)
+                if value > best:
+                    best = value
+        return best
 
-    def neighbours(self, sq: Square, steps: Sequence[tuple[int, int]]) -> list[Square]:
+    def neighbours(self, sq: Square, steps: tuple[tuple[int, int], ...]) -> tuple[Square, ...]:
         """On-board neighbours of ``sq`` in the given directions."""
-        f, r = sq
-        return [(f + df, r + dr) for df, dr in steps if 0 <= f + df < self.width and 0 <= r + dr < self.height]
+        return _neighbours(sq, steps, self.width, self.height)
 
     def count(self, seat: int) -> int:
         """Cards of ``seat`` on the board."""
@@ -187,6 +207,15 @@ class _Board:
 VERTICAL = ((0, 1), (0, -1))
 HORIZONTAL = ((1, 0), (-1, 0))
 DIAGONAL = ((1, 1), (1, -1), (-1, 1), (-1, -1))
+ORTHOGONAL = VERTICAL + HORIZONTAL
+AROUND = VERTICAL + HORIZONTAL + DIAGONAL
+
+
+@lru_cache(maxsize=4096)
+def _neighbours(sq: Square, steps: tuple[tuple[int, int], ...], width: int, height: int) -> tuple[Square, ...]:
+    """On-board neighbours of ``sq`` in the given directions (made once per square, directions and size)."""
+    f, r = sq
+    return tuple((f + df, r + dr) for df, dr in steps if 0 <= f + df < width and 0 <= r + dr < height)
 
 
 def _effect(board: _Board, card: str, sq: Square, view: Mapping[str, Any]) -> float:
@@ -202,7 +231,7 @@ def _effect(board: _Board, card: str, sq: Square, view: Mapping[str, Any]) -> fl
     if card == "light_mage":
         return board.best_destroy(board.neighbours(sq, DIAGONAL))
     if card == "blaze_sorcerer":
-        return board.best_destroy(board.neighbours(sq, VERTICAL + HORIZONTAL + DIAGONAL))
+        return board.best_destroy(board.neighbours(sq, AROUND))
     if card == "astrology":
         cf, cr = board.width // 2, board.height // 2
         return board.best_destroy([(cf - 1, cr - 1), (cf, cr - 1), (cf - 1, cr), (cf, cr)])
@@ -211,7 +240,7 @@ def _effect(board: _Board, card: str, sq: Square, view: Mapping[str, Any]) -> fl
             return board.best_destroy(list(board.owner))
         return 0.0
     if card == "dark_mage":
-        return sum(board.destroy_value(s) for s in board.neighbours(sq, VERTICAL + HORIZONTAL))
+        return sum(board.destroy_value(s) for s in board.neighbours(sq, ORTHOGONAL))
     if card == "awakening_potion":
         return 2.0 + 0.7 * min(2, int(hands[opp]))
     if card == "apprentice_hexer":
@@ -242,22 +271,23 @@ BY_SQUARE = frozenset({"fire_mage", "ice_mage", "light_mage", "blaze_sorcerer", 
 
 
 @lru_cache(maxsize=4096)
-def _parse(text: str) -> tuple[int, str, Square | None]:
-    """An action string as (kind, card or argument, square)."""
+def _parse(text: str) -> tuple[int, str, Square | None, Any]:
+    """An action string as (kind, card or argument, square, the key of a placement's effect)."""
     if "@" in text:
         card, _, label = text.partition("@")
-        return PLACE, card, _square(label)
+        sq = _square(label)
+        return PLACE, card, sq, (card, sq) if card in BY_SQUARE else card
     if text.startswith("target:"):
-        return TARGET, "", _square(text[len("target:"):])
+        return TARGET, "", _square(text[len("target:"):]), None
     if text.startswith("destroy:"):
-        return DESTROY, text[len("destroy:"):], None
+        return DESTROY, text[len("destroy:"):], None, None
     if text.startswith(("rank:", "file:")):
-        return LINE, text, None
+        return LINE, text, None, None
     if text == "mulligan":
-        return MULLIGAN, "", None
+        return MULLIGAN, "", None, None
     if text == "pass":
-        return PASS_KIND, "", None
-    return OTHER, "", None
+        return PASS_KIND, "", None, None
+    return OTHER, "", None, None
 
 
 def score_actions(view: Mapping[str, Any], actions: Sequence[str]) -> list[float]:
@@ -267,7 +297,7 @@ def score_actions(view: Mapping[str, Any], actions: Sequence[str]) -> list[float
     scores: list[float] = []
     square_cache: dict[Square, float] = {}
     card_cache: dict[Any, float] = {}
-    for (kind, arg, sq), text in zip(parsed, actions, strict=True):
+    for (kind, arg, sq, key), text in zip(parsed, actions, strict=True):
         if kind == PLACE:
             if sq is None:
                 scores.append(0.0)
@@ -278,7 +308,6 @@ def score_actions(view: Mapping[str, Any], actions: Sequence[str]) -> list[float
             if value >= WIN:
                 scores.append(value)
                 continue
-            key: Any = (arg, sq) if arg in BY_SQUARE else arg
             effect = card_cache.get(key)
             if effect is None:
                 # the effect, plus a small tie-breaker: spend the cards you care least about
