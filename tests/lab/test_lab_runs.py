@@ -66,6 +66,34 @@ def test_parallel_workers_store_the_games_one_process_plays(lab: LabStore) -> No
     assert strip(lab.load("one").games) == strip(lab.load("two").games)
 
 
+def test_local_workers_store_their_own_batches(lab: LabStore, monkeypatch: pytest.MonkeyPatch) -> None:
+    """With a store file, local workers write their batches: the study's process only counts summaries."""
+    import cardtable.lab.execute as execute
+
+    def refuse(*_: object) -> None:
+        raise AssertionError("the study's process received games to store")
+
+    config = StudyConfig("zeta", ("heuristic", "random"), games=8, seed=4)
+    run_study(lab, "here", config, batch=3)
+    seen: list[Progress] = []
+    monkeypatch.setattr(execute, "iter_batches", refuse)  # the path on which this process stores
+    with execute.process_pool(2) as pool:
+        info = run_study(lab, "workers", config, executor=pool, batch=3, on_progress=seen.append)
+    assert info.complete and [p.stored for p in seen][-1] == 8
+    assert sorted(g.index for p in seen for g in p.batch) == list(range(8))
+    assert strip(lab.load("workers").games) == strip(lab.load("here").games)
+
+
+def test_an_in_memory_store_is_written_by_the_study_process() -> None:
+    """An in-memory SQLite store cannot be opened by another process, so the workers send their games back."""
+    memory = LabStore.open("sqlite://")
+    assert memory.shared_url is None
+    config = StudyConfig("zeta", ("random",), games=4, seed=3)
+    info = run_study(memory, "memory", config, jobs=2, batch=1)
+    assert info.complete and len(memory.load("memory").games) == 4
+    memory.close()
+
+
 def test_a_name_is_used_once_and_resuming_checks_the_configuration(lab: LabStore) -> None:
     """A run name holds one configuration: creating it again fails; `ensure_run` resumes only the same one."""
     config = StudyConfig("zeta", ("random",), games=3, seed=1)

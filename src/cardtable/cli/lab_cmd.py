@@ -110,7 +110,7 @@ def _progress(title: str, total: int, show: bool = True) -> Iterator[Any]:
         def tick(p: RunProgress) -> None:
             """Advance the bar; show the first player's running win rate and the speed."""
             for g in p.batch:
-                first = g.facts.first_player
+                first = g.first_player
                 if first is not None and g.players > 1:
                     wins[0] += int(first in g.winners)
                     wins[1] += 1

@@ -2,8 +2,10 @@
 
 Every executor gets the same batches and every game is fixed by its seed and its seats' RNGs, so
 the stored games are the same whichever executor played them (a test proves it for Ray). A batch
-is written to the store as soon as it finishes; an interruption (Ctrl-C, a crash) loses only the
-batches in flight, and :func:`run_study` with ``resume=True`` plays the games still missing.
+is written to the store as soon as it finishes, in one transaction: by the worker that played it
+when the workers run on this machine and the store is a file or a server (so the process running
+the study only counts), else by the study's process. An interruption (Ctrl-C, a crash) loses only
+the batches in flight, and :func:`run_study` with ``config`` None plays the games still missing.
 """
 
 from __future__ import annotations
@@ -11,7 +13,7 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import Executor, Future, as_completed
+from concurrent.futures import Executor, Future, ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
 from typing import Any
 
@@ -42,6 +44,8 @@ class RayExecutor(Executor):
             else:
                 ray.init(num_cpus=workers or os.cpu_count() or 1, **kwargs)
         self._remote: dict[Callable[..., Any], Any] = {}
+        self.local = self._started and not address
+        """True when this executor started the Ray instance on this machine (its workers run here)."""
 
     @property
     def workers(self) -> int:
@@ -62,13 +66,54 @@ class RayExecutor(Executor):
             self._ray.shutdown()
 
 
+@dataclass(frozen=True, slots=True)
+class GameSummary:
+    """What the progress display needs of a stored game: its index, first player, winners and seats."""
+
+    index: int
+    first_player: int | None
+    winners: tuple[int, ...]
+    players: int
+
+
+def summary(game: PlayedGame) -> GameSummary:
+    """A stored game's summary."""
+    return GameSummary(game.index, game.facts.first_player, game.winners, game.players)
+
+
 @dataclass(frozen=True)
 class Progress:
     """How far a run is: games stored of the planned ones, and the batch just stored."""
 
     stored: int
     planned: int
-    batch: tuple[PlayedGame, ...]
+    batch: tuple[GameSummary, ...]
+
+
+_WORKER_STORES: dict[tuple[int, str], LabStore] = {}
+"""The store each worker process opened, by process id and URL (a forked child never reuses its parent's)."""
+
+
+def store_batch(url: str, run_id: int, batch: Batch) -> tuple[GameSummary, ...]:
+    """Play a batch and store it from this (worker) process; only the games' summaries go back.
+
+    The process that runs the study then only waits and counts: on a machine with as many cores as
+    workers it would otherwise compete with them for the time it spends receiving and storing games.
+    """
+    games = play_batch(batch)
+    key = (os.getpid(), url)
+    lab = _WORKER_STORES.get(key)
+    if lab is None:
+        lab = _WORKER_STORES[key] = LabStore.open(url, migrate=False)  # the study's process has migrated it
+    lab.save(run_id, games)
+    return tuple(summary(g) for g in games)
+
+
+def _on_this_machine(executor: Executor) -> bool:
+    """Whether the executor's workers run on this machine (local processes, a Ray instance started here)."""
+    if isinstance(executor, ProcessPoolExecutor):
+        return True
+    return isinstance(executor, RayExecutor) and executor.local
 
 
 def iter_batches(work: Sequence[Batch], executor: Executor | None) -> Iterator[list[PlayedGame]]:
@@ -114,11 +159,25 @@ def run_study(lab: LabStore, name: str, config: StudyConfig | None = None, *, jo
     own = executor is None and jobs > 1
     pool = process_pool(jobs) if own else executor
     try:
-        for games in iter_batches(work, pool):
-            lab.save(info.id, games)
-            stored += len(games)
-            if on_progress is not None:
-                on_progress(Progress(stored, info.planned, tuple(games)))
+        url = lab.shared_url
+        if pool is not None and url is not None and _on_this_machine(pool):
+            # the workers store their own batches: this process only counts them
+            futures = [pool.submit(store_batch, url, info.id, b) for b in work]
+            try:
+                for future in as_completed(futures):
+                    done_batch = future.result()
+                    stored += len(done_batch)
+                    if on_progress is not None:
+                        on_progress(Progress(stored, info.planned, done_batch))
+            finally:
+                for future in futures:
+                    future.cancel()
+        else:
+            for games in iter_batches(work, pool):
+                lab.save(info.id, games)
+                stored += len(games)
+                if on_progress is not None:
+                    on_progress(Progress(stored, info.planned, tuple(summary(g) for g in games)))
     finally:
         if own and pool is not None:
             pool.shutdown(wait=False, cancel_futures=True)

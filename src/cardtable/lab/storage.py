@@ -22,7 +22,8 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import delete, func, insert, select, update
+from sqlalchemy import delete, event, func, insert, select, update
+from sqlalchemy.engine import make_url
 
 from cardtable.store import DEFAULT_URL, Store
 from cardtable.store.lab_models import RUN_NAME_LENGTH, LabSeriesGameRow, LabSeriesRow
@@ -74,13 +75,36 @@ class LoadedRun:
 class LabStore:
     """The lab's runs in a :class:`cardtable.store.Store` (the migrations create the lab's tables)."""
 
-    def __init__(self, store: Store) -> None:
+    def __init__(self, store: Store, url: str | None = None) -> None:
         self.store = store
+        self.url = url
+        """The URL it was opened with (None when made from a ``Store``): workers open their own connection."""
 
     @classmethod
-    def open(cls, url: str = DEFAULT_URL) -> LabStore:
-        """Open (and migrate) the store at ``url``."""
-        return cls(Store.open(url))
+    def open(cls, url: str = DEFAULT_URL, *, migrate: bool = True) -> LabStore:
+        """Open (and migrate, unless ``migrate`` is False) the store at ``url``.
+
+        An SQLite file is written with ``synchronous=NORMAL``, SQLite's advice for its write-ahead
+        log: a commit is not flushed to the disk at once, so a power cut can lose the last batches
+        (never corrupt the file; a crash of the program loses nothing), and ``--resume`` plays them
+        again. The rooms' store keeps flushing every commit.
+        """
+        store = Store.open(url, migrate=migrate)
+        lab = cls(store, url)
+        if store.dialect == "sqlite" and lab.shared_url is not None:  # a file (in memory: nothing to flush)
+            event.listen(store.engine, "connect", _lab_synchronous)
+            store.engine.dispose()  # the connection the migrations used flushes every commit
+        return lab
+
+    @property
+    def shared_url(self) -> str | None:
+        """The URL other processes of this machine can store into, or None (an in-memory SQLite database)."""
+        if self.url is None:
+            return None
+        parsed = make_url(self.url)
+        if parsed.get_backend_name() == "sqlite" and (parsed.database or "") in ("", ":memory:"):
+            return None
+        return self.url
 
     def close(self) -> None:
         """Close the store's connections."""
@@ -156,7 +180,8 @@ class LabStore:
                  texts[g.winners], g.reason[:200], g.rule[:32],
                  dumps(list(g.scores)) if g.scores is not None else None, g.length, g.facts.turns, g.truncated,
                  g.seconds, g.facts.encoded_context(), g.facts.encoded()) for g in games]
-        with self.store.engine.begin() as conn:
+        # a write transaction from its start (SQLite: BEGIN IMMEDIATE), as workers may store at once
+        with self.store.engine.execution_options(cardtable_write=True).begin() as conn:
             conn.exec_driver_sql(_insert_games_sql(conn.dialect.paramstyle), rows)
             planned = conn.execute(select(LabSeriesRow.planned).where(LabSeriesRow.id == run_id)).scalar_one()
             stored = conn.execute(select(func.count()).select_from(LabSeriesGameRow)
@@ -177,6 +202,13 @@ class LabStore:
 _GAME_COLUMNS = ("series_id", "game_index", "group_no", "rotation", "seed", "specs", "first_player", "winners",
                  "reason", "rule", "scores", "length", "turns", "truncated", "seconds", "context", "facts")
 """The columns of ``lab_series_games`` in the order ``LabStore.save`` fills them."""
+
+
+def _lab_synchronous(dbapi_conn: Any, _record: Any) -> None:
+    """Each new SQLite connection of a lab store: commits without a flush (write-ahead log, ``NORMAL``)."""
+    cur = dbapi_conn.cursor()
+    cur.execute("PRAGMA synchronous=NORMAL")
+    cur.close()
 
 
 def _compact_json(value: Any) -> str:
