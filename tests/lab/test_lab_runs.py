@@ -94,6 +94,14 @@ def test_an_in_memory_store_is_written_by_the_study_process() -> None:
     memory.close()
 
 
+def test_workers_get_an_absolute_path_to_a_store_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A relative SQLite path reaches the workers as an absolute one (a worker may start elsewhere)."""
+    monkeypatch.chdir(tmp_path)
+    lab = LabStore.open("sqlite:///runs/lab.db")
+    assert lab.shared_url == f"sqlite:///{tmp_path.resolve() / 'runs' / 'lab.db'}"
+    lab.close()
+
+
 def test_a_name_is_used_once_and_resuming_checks_the_configuration(lab: LabStore) -> None:
     """A run name holds one configuration: creating it again fails; `ensure_run` resumes only the same one."""
     config = StudyConfig("zeta", ("random",), games=3, seed=1)

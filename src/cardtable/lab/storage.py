@@ -20,6 +20,7 @@ import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from pathlib import Path
 from typing import Any
 
 from sqlalchemy import delete, event, func, insert, select, update
@@ -98,13 +99,19 @@ class LabStore:
 
     @property
     def shared_url(self) -> str | None:
-        """The URL other processes of this machine can store into, or None (an in-memory SQLite database)."""
+        """The URL other processes of this machine can store into, or None (an in-memory SQLite database).
+
+        An SQLite file's path is made absolute, as a worker may start in another directory.
+        """
         if self.url is None:
             return None
         parsed = make_url(self.url)
-        if parsed.get_backend_name() == "sqlite" and (parsed.database or "") in ("", ":memory:"):
+        if parsed.get_backend_name() != "sqlite":
+            return self.url
+        database = parsed.database or ""
+        if database in ("", ":memory:"):
             return None
-        return self.url
+        return parsed.set(database=str(Path(database).expanduser().resolve())).render_as_string(hide_password=False)
 
     def close(self) -> None:
         """Close the store's connections."""
