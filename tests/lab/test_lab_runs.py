@@ -79,7 +79,7 @@ def test_local_workers_store_their_own_batches(lab: LabStore, monkeypatch: pytes
     monkeypatch.setattr(execute, "iter_batches", refuse)  # the path on which this process stores
     with execute.process_pool(2) as pool:
         info = run_study(lab, "workers", config, executor=pool, batch=3, on_progress=seen.append)
-    assert info.complete and [p.stored for p in seen][-1] == 8
+    assert info.complete and info.finished_at is not None and [p.stored for p in seen][-1] == 8
     assert sorted(g.index for p in seen for g in p.batch) == list(range(8))
     assert strip(lab.load("workers").games) == strip(lab.load("here").games)
 

@@ -105,7 +105,7 @@ def store_batch(url: str, run_id: int, batch: Batch) -> tuple[GameSummary, ...]:
     lab = _WORKER_STORES.get(key)
     if lab is None:
         lab = _WORKER_STORES[key] = LabStore.open(url, migrate=False)  # the study's process has migrated it
-    lab.save(run_id, games)
+    lab.save(run_id, games, finish=False)  # the study's process marks the run finished
     return tuple(summary(g) for g in games)
 
 
@@ -172,6 +172,7 @@ def run_study(lab: LabStore, name: str, config: StudyConfig | None = None, *, jo
             finally:
                 for future in futures:
                     future.cancel()
+            lab.finish_if_complete(info.id)
         else:
             for games in iter_batches(work, pool):
                 lab.save(info.id, games)

@@ -172,12 +172,14 @@ class LabStore:
                                                     .where(LabSeriesGameRow.series_id == run_id))}
 
     # -- games --------------------------------------------------------------------------------------
-    def save(self, run_id: int, games: Sequence[PlayedGame]) -> None:
+    def save(self, run_id: int, games: Sequence[PlayedGame], *, finish: bool = True) -> None:
         """Store finished games with their facts, all in one transaction.
 
         A game is one row, its facts the JSON text its worker encoded; the rows go to the database
         driver in one ``executemany`` (the process that stores is the one that every worker waits
-        on, so its work per game is kept to building a tuple).
+        on, so its work per game is kept to building a tuple). With ``finish`` the same transaction
+        marks the run finished once every planned game is stored; workers that store at once leave
+        that to the study's process (``finish_if_complete``), so their transactions only insert.
         """
         if not games:
             return
@@ -190,11 +192,13 @@ class LabStore:
         # a write transaction from its start (SQLite: BEGIN IMMEDIATE), as workers may store at once
         with self.store.engine.execution_options(cardtable_write=True).begin() as conn:
             conn.exec_driver_sql(_insert_games_sql(conn.dialect.paramstyle), rows)
-            planned = conn.execute(select(LabSeriesRow.planned).where(LabSeriesRow.id == run_id)).scalar_one()
-            stored = conn.execute(select(func.count()).select_from(LabSeriesGameRow)
-                                  .where(LabSeriesGameRow.series_id == run_id)).scalar_one()
-            if stored >= planned:
-                conn.execute(update(LabSeriesRow).where(LabSeriesRow.id == run_id).values(finished_at=utcnow()))
+            if finish:
+                _finish_if_complete(conn, run_id)
+
+    def finish_if_complete(self, run_id: int) -> None:
+        """Mark the run finished if every planned game is stored (after workers stored the batches)."""
+        with self.store.engine.execution_options(cardtable_write=True).begin() as conn:
+            _finish_if_complete(conn, run_id)
 
     def load(self, name: str) -> LoadedRun:
         """A run with all its stored games and facts (NoSuchRun if none)."""
@@ -209,6 +213,15 @@ class LabStore:
 _GAME_COLUMNS = ("series_id", "game_index", "group_no", "rotation", "seed", "specs", "first_player", "winners",
                  "reason", "rule", "scores", "length", "turns", "truncated", "seconds", "context", "facts")
 """The columns of ``lab_series_games`` in the order ``LabStore.save`` fills them."""
+
+
+def _finish_if_complete(conn: Any, run_id: int) -> None:
+    """In ``conn``'s transaction: set the run's ``finished_at`` once its stored games reach the planned number."""
+    planned = conn.execute(select(LabSeriesRow.planned).where(LabSeriesRow.id == run_id)).scalar_one()
+    stored = conn.execute(select(func.count()).select_from(LabSeriesGameRow)
+                          .where(LabSeriesGameRow.series_id == run_id)).scalar_one()
+    if stored >= planned:
+        conn.execute(update(LabSeriesRow).where(LabSeriesRow.id == run_id).values(finished_at=utcnow()))
 
 
 def _lab_synchronous(dbapi_conn: Any, _record: Any) -> None:
