@@ -122,7 +122,12 @@ def iter_batches(work: Sequence[Batch], executor: Executor | None) -> Iterator[l
         for batch in work:
             yield play_batch(batch)
         return
-    futures: list[Future[list[PlayedGame]]] = [executor.submit(play_batch, b) for b in work]
+    yield from _completed(executor, [(play_batch, (b,)) for b in work])
+
+
+def _completed(executor: Executor, calls: Sequence[tuple[Callable[..., Any], tuple[Any, ...]]]) -> Iterator[Any]:
+    """Submit every ``(fn, args)`` call; yield their results as they finish (cancel the rest if stopped)."""
+    futures: list[Future[Any]] = [executor.submit(fn, *args) for fn, args in calls]
     try:
         for future in as_completed(futures):
             yield future.result()
@@ -162,16 +167,10 @@ def run_study(lab: LabStore, name: str, config: StudyConfig | None = None, *, jo
         url = lab.shared_url
         if pool is not None and url is not None and _on_this_machine(pool):
             # the workers store their own batches: this process only counts them
-            futures = [pool.submit(store_batch, url, info.id, b) for b in work]
-            try:
-                for future in as_completed(futures):
-                    done_batch = future.result()
-                    stored += len(done_batch)
-                    if on_progress is not None:
-                        on_progress(Progress(stored, info.planned, done_batch))
-            finally:
-                for future in futures:
-                    future.cancel()
+            for done_batch in _completed(pool, [(store_batch, (url, info.id, b)) for b in work]):
+                stored += len(done_batch)
+                if on_progress is not None:
+                    on_progress(Progress(stored, info.planned, done_batch))
             lab.finish_if_complete(info.id)
         else:
             for games in iter_batches(work, pool):

@@ -185,14 +185,10 @@ class _Board:
     def best_destroy(self, squares: Sequence[Square]) -> float:
         """The best destroy among ``squares`` (optional effects: never below zero)."""
         best = 0.0
-        owner = self.owner
-        me = self.me
         for s in squares:
-            seat = owner.get(s)
-            if seat is not None and seat != me:  # destroying my own card is never the best of an optional effect
-                value = self.danger(s)
-                if value > best:
-                    best = value
+            value = self.destroy_value(s)
+            if value > best:
+                best = value
         return best
 
     def neighbours(self, sq: Square, steps: tuple[tuple[int, int], ...]) -> tuple[Square, ...]:
