@@ -31,6 +31,7 @@ DO \$\$ BEGIN
         ALTER ROLE $PGUSER_NAME LOGIN CREATEDB PASSWORD '$PGPASS';
     END IF;
 END \$\$;
+    GRANT pg_signal_backend TO $PGUSER_NAME;
 SQL
     if ! runuser -u postgres -- psql -tA -p "$port" -c "SELECT 1 FROM pg_database WHERE datname = '$PGDB'" | grep -qx 1; then
         runuser -u postgres -- createdb -p "$port" -O "$PGUSER_NAME" "$PGDB"

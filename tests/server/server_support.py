@@ -45,9 +45,31 @@ def pg_database() -> Iterator[str]:
     try:
         yield base.set(database=name).render_as_string(hide_password=False)
     finally:
-        with admin.connect() as conn:
-            conn.execute(sa.text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
-        admin.dispose()
+        try:
+            _drop(admin, name)
+        finally:
+            admin.dispose()
+
+
+def _drop(admin: Any, name: str) -> None:
+    """Drop a scratch database, closing what is still connected to it.
+
+    ``WITH (FORCE)`` refuses when an autovacuum worker happens to be in the database (the test role may not
+    signal it), so that refusal is retried; a plain ``DROP DATABASE`` itself stops autovacuum workers.
+    """
+    import time
+
+    import sqlalchemy as sa
+
+    for attempt in range(10):
+        try:
+            with admin.connect() as conn:
+                conn.execute(sa.text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+            return
+        except sa.exc.ProgrammingError:
+            time.sleep(0.2 * (attempt + 1))
+    with admin.connect() as conn:
+        conn.execute(sa.text(f'DROP DATABASE IF EXISTS "{name}"'))
 
 
 class Closed(Exception):
