@@ -26,8 +26,22 @@ from typing import Any, Final, NamedTuple
 
 from cardtable.core import State
 from cardtable.games.oscilloscope.cards import TOKENS as OSC_TOKENS
+from cardtable.games.oscilloscope.state import CODE_DISCARD as OSC_CODE_DISCARD
+from cardtable.games.oscilloscope.state import CODE_DRAW_PULSE as OSC_CODE_DRAW_PULSE
+from cardtable.games.oscilloscope.state import CODE_DRAW_TRIGGER as OSC_CODE_DRAW_TRIGGER
+from cardtable.games.oscilloscope.state import CODE_PLACE as OSC_CODE_PLACE
 from cardtable.games.oscilloscope.state import CODE_REFILL as OSC_CODE_REFILL
 from cardtable.games.oscilloscope.state import CODE_TURN as OSC_CODE_TURN
+from cardtable.games.utahime.state import CODE_ATTACK as UTA_CODE_ATTACK
+from cardtable.games.utahime.state import CODE_BLOCK as UTA_CODE_BLOCK
+from cardtable.games.utahime.state import CODE_COSMIC as UTA_CODE_COSMIC
+from cardtable.games.utahime.state import CODE_MOVE as UTA_CODE_MOVE
+from cardtable.games.utahime.state import CODE_NOTICE as UTA_CODE_NOTICE
+from cardtable.games.utahime.state import CODE_PASS as UTA_CODE_PASS
+from cardtable.games.utahime.state import CODE_TURN as UTA_CODE_TURN
+from cardtable.games.utahime.state import NOTICE_STALL as UTA_NOTICE_STALL
+from cardtable.games.utahime.state import NOTICE_SUCCESS as UTA_NOTICE_SUCCESS
+from cardtable.games.utahime.state import TOKENS as UTA_TOKENS
 from cardtable.games.zeta.cards import CARDS as ZETA_CARDS
 from cardtable.games.zeta.state import CODE_DRAW, CODE_PLACE
 
@@ -381,14 +395,16 @@ def oscilloscope_facts(state: State) -> GameFacts:
     context: list[dict[str, Any]] = [{} for _ in range(state.num_players)]
     items = _OSC_ITEMS
     for row in state.event_rows():
-        if type(row) is int:  # the engine's compact codes: draws, refills, a set's start
+        if type(row) is int:  # the engine's compact codes: draws, refills, placements, discards, notices ...
             code: int = row
             kind_code = code & 7
             if kind_code == OSC_CODE_TURN:
                 turn = code >> 6 & 1023
                 continue
-            key = (code >> 3 & 7) | (V_REFILLED if kind_code == OSC_CODE_REFILL else V_DRAWN) \
-                | items[code >> 6 & 1023] << 8 | turn << 24
+            verb = _OSC_CODE_VERBS[kind_code]
+            if verb < 0:
+                continue  # a notice makes no fact
+            key = (code >> 3 & 7) | verb | items[code >> 6 & 1023] << 8 | turn << 24
             counts[key] = counts.get(key, 0) + 1
             continue
         kind: str = row[0]
@@ -436,6 +452,9 @@ def oscilloscope_facts(state: State) -> GameFacts:
 
 _OSC_ITEMS: Final = tuple(_item(token) for token in OSC_TOKENS)
 """The item index of each Oscilloscope card (a compact code names a card by its index in ``TOKENS``)."""
+_OSC_CODE_VERBS: Final = tuple({OSC_CODE_DRAW_PULSE: V_DRAWN, OSC_CODE_DRAW_TRIGGER: V_DRAWN, OSC_CODE_REFILL: V_REFILLED,
+                                 OSC_CODE_PLACE: V_PLAYED, OSC_CODE_DISCARD: V_DISCARDED}.get(k, -1) for k in range(8))
+"""The verb of each Oscilloscope code's fact (-1: the code makes none)."""
 _OSC_OTHER = frozenset({"capture", "start", "deal", "exchange", "decline", "score"})
 """The rarer Oscilloscope events that make facts (the frequent ones are inlined)."""
 
@@ -506,6 +525,37 @@ def utahime_facts(state: State) -> GameFacts:
     plays = _UTAHIME_PLAYS
     kinds = _UTAHIME_FACT_KINDS
     for row in state.event_rows():
+        if type(row) is int:  # the engine's compact codes: turns, energy, notices, passes, attacks ...
+            code: int = row
+            code_kind = code & 15
+            at = turn << 24 | (code >> 4 & 1)  # the key's turn and seat
+            if code_kind == UTA_CODE_TURN:
+                turn = code >> 6 & _UTA_TURN_MASK
+                continue
+            if code_kind == UTA_CODE_ATTACK:
+                card_index = code >> 6 & 127
+                attack = _UTA_ITEM_NAMES[card_index]
+                keys = _UTA_ATTACK_KEYS[card_index | (code >> 6 & 128)]
+            elif code_kind == UTA_CODE_NOTICE:
+                notice = code >> 6 & 7
+                if notice == UTA_NOTICE_SUCCESS:
+                    keys = (_K_SUCCESS, V_SUCCEEDED | _item(attack) << 8)
+                elif notice == UTA_NOTICE_STALL:
+                    keys = (_K_STALL,)
+                else:
+                    continue
+            elif code_kind == UTA_CODE_PASS:
+                keys = (_K_PASS,)
+            elif code_kind == UTA_CODE_BLOCK:
+                keys = (_K_BLOCK, V_BLOCKED | _UTA_ITEMS[code >> 6 & 127] << 8)
+            elif code_kind == UTA_CODE_COSMIC:
+                keys = (_K_COSMIC,)
+            else:
+                continue  # energy and effects make no facts
+            for part in keys:
+                key = part | at
+                counts[key] = counts.get(key, 0) + 1
+            continue
         kind: str = row[0]
         if kind == "turn":
             turn = int(row[1]["turn"])
@@ -566,6 +616,39 @@ def utahime_facts(state: State) -> GameFacts:
     return _game_facts_of(first, turn, counts, context)
 
 
+_UTA_ITEM_NAMES: Final = tuple(utahime_card(t) for t in UTA_TOKENS)
+"""The item each Utahime token code names (the card without its zone marks)."""
+_UTA_ITEMS: Final = tuple(_item(name) for name in _UTA_ITEM_NAMES)
+"""The item index of each Utahime token code."""
+_UTA_TURN_MASK: Final = (1 << (UTA_CODE_MOVE - 6)) - 1
+
+
+def _play_key(play: UtahimePlay) -> int:
+    """The verb and item part of the key of a ``special`` fact of ``play``."""
+    return V_SPECIAL | _item(play) << 8
+
+
+_K_SUCCESS: Final = _play_key(UtahimePlay.SUCCESS)
+_K_STALL: Final = _play_key(UtahimePlay.STALL)
+_K_PASS: Final = _play_key(UtahimePlay.PASS)
+_K_BLOCK: Final = _play_key(UtahimePlay.BLOCK)
+_K_COSMIC: Final = _play_key(UtahimePlay.COSMIC)
+
+
+def _attack_keys(index: int, declares_next: bool) -> tuple[int, ...]:
+    """The key parts of the facts of an attack with the token ``index``: played, then ♥A/♠A, then NEXT."""
+    name = _UTA_ITEM_NAMES[index]
+    keys = [V_PLAYED | _UTA_ITEMS[index] << 8]
+    if name == "HA" or name == "SA":
+        keys.append(_play_key(UtahimePlay.HEART_ACE if name == "HA" else UtahimePlay.SPADE_ACE))
+    if declares_next:
+        keys.append(_play_key(UtahimePlay.DIAMOND_NEXT if name[0] == "D" else UtahimePlay.CLUB_NEXT))
+    return tuple(keys)
+
+
+_UTA_ATTACK_KEYS: Final = tuple(_attack_keys(i & 127, bool(i & 128)) if i & 127 < len(_UTA_ITEM_NAMES) else ()
+                                for i in range(256))
+"""The key parts of an attack's facts by token code, plus 128 when it declares NEXT."""
 _UTAHIME_PLAYS = {"joker": UtahimePlay.JOKER, "pass": UtahimePlay.PASS, "set": UtahimePlay.SET,
                   "cosmic": UtahimePlay.COSMIC, "stall": UtahimePlay.STALL, "heart_next": UtahimePlay.HEART_NEXT,
                   "block": UtahimePlay.BLOCK, "success": UtahimePlay.SUCCESS}

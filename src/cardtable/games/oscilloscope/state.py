@@ -113,8 +113,20 @@ CODE_REFILL: Final = 3
 """A refill of train ``b`` with card ``a``, out level ``c`` (OSC-R37)."""
 CODE_TURN: Final = 4
 """Set ``a`` starts with ``player`` (sets below 1024)."""
-CODE_MOVE: Final = 21
+CODE_NOTICE: Final = 5
+"""The event ``NOTICES[a]`` (a seat's notice, or a shift that moves nothing off and closes no gap)."""
+CODE_DISCARD: Final = 6
+"""``player`` discards card ``a`` (OSC-R37)."""
+CODE_PLACE: Final = 7
+"""``player`` places trigger ``a`` on train ``b``, slot ``d`` (bits 21-23), in step ``e`` (24-26), with
+the result ``PLACE_RESULTS[f]`` (27-28), discarding nothing (a placement that discards is a row)."""
+CODE_MOVE: Final = 32
 """The bit where a code's move starts."""
+NOTICES: Final = (EV_NO_TRIGGER, EV_EARLY_END, EV_SHIFT)
+NOTICE_NO_TRIGGER: Final = 0
+NOTICE_EARLY_END: Final = 1
+NOTICE_QUIET_SHIFT: Final = 2
+PLACE_RESULTS: Final = ("set", "cancelled", "replaced", "added")
 
 
 if TYPE_CHECKING:
@@ -914,7 +926,7 @@ class OscilloscopeState(State):
             self._legal = placements
             return _WAIT
         if self._events is not None:
-            self._emit(EV_NO_TRIGGER, {"player": self.turn})
+            self._events.append(CODE_NOTICE | self.turn << 3 | NOTICE_NO_TRIGGER << 6 | len(self.history) << CODE_MOVE)
         return _SHIFT
 
     def _early_end_applies(self) -> bool:
@@ -932,11 +944,15 @@ class OscilloscopeState(State):
         else:
             before, gone = len(self.triggers), len(self.discard)
             placed = self._place(player, card, train, slot)
-            result = "set" if not before else "cancelled" if not placed else \
-                "replaced" if len(self.triggers) == 1 else "added"
-            self._emit(EV_PLACE, {"player": player, "card": TOKENS[card], "at": f"{TRAIN_LETTERS[train]}{slot + 1}",
-                                 "step": step, "result": result,
-                                 "discarded": [TOKENS[k] for k in self.discard[gone:]]})
+            result = 0 if not before else 1 if not placed else 2 if len(self.triggers) == 1 else 3
+            if len(self.discard) == gone and 0 <= step < 8:
+                self._events.append(CODE_PLACE | player << 3 | card << 6 | train << 16 | slot << 21 | step << 24
+                                    | result << 27 | len(self.history) << CODE_MOVE)
+            else:
+                self._emit(EV_PLACE, {"player": player, "card": TOKENS[card],
+                                     "at": f"{TRAIN_LETTERS[train]}{slot + 1}", "step": step,
+                                     "result": PLACE_RESULTS[result],
+                                     "discarded": [TOKENS[k] for k in self.discard[gone:]]})
         if (self.rules.lowhi_multi_per_set and card == LOH and placed and self.hands[player][LOH]
                 and self._placements(player, stack_only=True)):  # OSC-I22 variant
             self.more_step = step
@@ -959,7 +975,8 @@ class OscilloscopeState(State):
             return _SET_END
         if early:
             if self._events is not None:
-                self._emit(EV_EARLY_END, {"player": self.turn})
+                self._events.append(CODE_NOTICE | self.turn << 3 | NOTICE_EARLY_END << 6
+                                    | len(self.history) << CODE_MOVE)
             return _SET_END  # OSC-R10: steps 2-5 are skipped, top-up included (OSC-I66)
         return _SHIFT
 
@@ -1058,7 +1075,11 @@ class OscilloscopeState(State):
     def _shift_and_check(self) -> int:
         """Shift, then test the capture condition (OSC-R28 / OSC-R56)."""
         if self._events is not None:
-            self._emit(EV_SHIFT, self._shift_facts())
+            facts = self._shift_facts()
+            if facts["dropped"] or facts["closed"]:
+                self._emit(EV_SHIFT, facts)
+            else:
+                self._events.append(CODE_NOTICE | NOTICE_QUIET_SHIFT << 6 | len(self.history) << CODE_MOVE)
         self._shift()
         row = self._solo_capture_row() if self.solo else self._capture_row()
         if row < 0:  # OSC-R31: nothing captured, triggers stay
@@ -1415,7 +1436,7 @@ class OscilloscopeState(State):
         self._from_hand(player, card)
         self.discard.append(card)
         if self._events is not None:
-            self._emit(EV_DISCARD, {"player": player, "card": TOKENS[card]})
+            self._events.append(CODE_DISCARD | player << 3 | card << 6 | len(self.history) << CODE_MOVE)
         self.refill_discards[player] += 1
         if deliberate:
             self.refill_deliberate[player] = True
@@ -1473,7 +1494,7 @@ class OscilloscopeState(State):
             self._events.append(CODE_DRAW_TRIGGER | player << 3 | card << 6 | len(self.history) << CODE_MOVE)
 
     def _decode_event(self, code: int) -> tuple[Any, ...]:
-        """The row of a compact event (``CODE_DRAW_PULSE`` ... ``CODE_TURN``); the draws' parts are shared."""
+        """The row of a compact event (``CODE_DRAW_PULSE`` ... ``CODE_PLACE``); the draws' parts are shared."""
         kind = code & 7
         player = code >> 3 & 7
         a = code >> 6 & 1023
@@ -1485,7 +1506,17 @@ class OscilloscopeState(State):
         if kind == CODE_REFILL:
             return (EV_REFILL, {"player": player, "train": TRAIN_LETTERS[code >> 16 & 7], "card": TOKENS[a],
                                 "out": LEVEL_SYMBOLS[code >> 19 & 3]}, None, (), move)
-        return (EV_TURN, {"player": player, "set": a}, None, (), move)
+        if kind == CODE_TURN:
+            return (EV_TURN, {"player": player, "set": a}, None, (), move)
+        if kind == CODE_NOTICE:
+            if a == NOTICE_QUIET_SHIFT:
+                return (EV_SHIFT, {"dropped": [], "closed": []}, None, (), move)
+            return (NOTICES[a], {"player": player}, None, (), move)
+        if kind == CODE_DISCARD:
+            return (EV_DISCARD, {"player": player, "card": TOKENS[a]}, None, (), move)
+        return (EV_PLACE, {"player": player, "card": TOKENS[a], "at": f"{TRAIN_LETTERS[code >> 16 & 7]}{(code >> 21 & 7) + 1}",
+                           "step": code >> 24 & 7, "result": PLACE_RESULTS[code >> 27 & 3], "discarded": []}, None, (),
+                move)
 
     def _draw_one(self, player: int, deck: Deck) -> None:
         if deck is Deck.TRIGGER:

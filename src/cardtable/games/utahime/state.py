@@ -49,6 +49,8 @@ from .cards import (
     ACE,
     CARDS_PER_SEAT,
     CLUBS,
+    COSMIC_BASE,
+    COSMIC_CARDS,
     DIAMONDS,
     HEARTS,
     JACK,
@@ -63,6 +65,7 @@ from .cards import (
     deck_cards,
     parse_card,
     resolve,
+    suits_text,
     token,
 )
 from .events import UtahimeEvent as E
@@ -106,6 +109,50 @@ EV_TAKE_NOTHING: Final = E.TAKE_NOTHING
 EV_TURN: Final = E.TURN
 EV_WISH: Final = E.WISH
 EV_WISHES_SHOWN: Final = E.WISHES_SHOWN
+
+# Compact codes: while recording, the most frequent events (a turn's start, energy, one-seat notices,
+# passes and attacks) are logged as one int each and become rows when the log is read
+# (``_decode_event``). Bits 0-3 name the code, bit 4 the seat, the move (the action's index in
+# ``history``) is from ``CODE_MOVE`` on; a value out of a code's range is logged as a row instead.
+CODE_TURN: Final = 1
+"""``CODE_TURN | seat << 4 | rescue << 5 | turn << 6 | move << CODE_MOVE``: ``turn`` starts for ``seat``."""
+CODE_ENERGY: Final = 2
+"""``CODE_ENERGY | seat << 4 | (change + ENERGY_BIAS) << 6 | energy << 18 | move << CODE_MOVE``."""
+CODE_NOTICE: Final = 3
+"""``CODE_NOTICE | seat << 4 | notice << 6 | move << CODE_MOVE``: the event ``NOTICES[notice]`` of ``seat``."""
+CODE_PASS: Final = 4
+"""``CODE_PASS | seat << 4 | token << 6 | move << CODE_MOVE``: ``seat`` passes with ``TOKENS[token]``."""
+CODE_ATTACK: Final = 5
+"""``CODE_ATTACK | seat << 4 | token << 6 | next << 13 | bans << 14 | move << CODE_MOVE``: an attack
+with ``TOKENS[token]``, declaring NEXT or not, banning the suits ``BANS[bans]``."""
+CODE_EFFECT: Final = 6
+"""``CODE_EFFECT | seat << 4 | kind << 6 | (value + EFFECT_BIAS) << 8 | turn << 18 | move << CODE_MOVE``:
+a modifier or ban (``EFFECT_KINDS[kind]``) registered for ``seat``'s ``turn``."""
+CODE_BLOCK: Final = 7
+"""``CODE_BLOCK | seat << 4 | token << 6 | face_up << 13 | move << CODE_MOVE``: ``seat`` blocks."""
+CODE_COSMIC: Final = 8
+"""``CODE_COSMIC | seat << 4 | token << 6 | move << CODE_MOVE``: ``seat`` takes a cosmic card."""
+CODE_MOVE: Final = 40
+EFFECT_BIAS: Final = 512
+"""Added to an effect's value (a suit, or half points) so that it codes as a non-negative number."""
+ENERGY_BIAS: Final = 2048
+"""Added to an energy change so that it codes as a non-negative number (a change in -2048..2047)."""
+NOTICES: Final = (EV_END_WINDOW, EV_SUCCESS, EV_NO_BLOCK, EV_NO_REACT, EV_STALL, EV_NO_COSMIC)
+"""The events whose only field is the seat (``{"player": seat}``), coded as ``CODE_NOTICE``."""
+NOTICE_END_WINDOW: Final = 0
+NOTICE_SUCCESS: Final = 1
+NOTICE_NO_BLOCK: Final = 2
+NOTICE_NO_REACT: Final = 3
+NOTICE_STALL: Final = 4
+NOTICE_NO_COSMIC: Final = 5
+TOKENS: Final = tuple(NAME[i] for i in range(COSMIC_BASE + len(COSMIC_CARDS))) + \
+    tuple("~" + NAME[i] for i in range(COSMIC_BASE + len(COSMIC_CARDS)))
+"""Every card token a zone can name (own cards, then ``~`` foreign ones): a code names one by index."""
+TOKEN_CODE: Final = {t: i for i, t in enumerate(TOKENS)}
+BANS: Final = tuple(suits_text(tuple(s for s in SUITS if m >> s & 1)) for m in range(16))
+"""Every set of banned suits as an attack writes it (canonical order), by the mask of its suits."""
+BAN_CODE: Final = {b: i for i, b in enumerate(BANS)}
+_TURN_MASK: Final = (1 << (CODE_MOVE - 6)) - 1
 
 
 if TYPE_CHECKING:
@@ -838,7 +885,8 @@ class UtahimeState(State):
             self._do_block(action)
         elif kind is NoBlock:
             if self._events is not None:
-                self._emit(EV_NO_BLOCK, {"player": 1 - self.attacker})
+                self._events.append(CODE_NOTICE | (1 - self.attacker) << 4 | NOTICE_NO_BLOCK << 6
+                                    | len(self.history) << CODE_MOVE)
             self._succeed()
         elif kind is Pass:
             assert isinstance(action, Pass)
@@ -847,7 +895,11 @@ class UtahimeState(State):
             pile = self.discards[a]
             pile[i] = pile[i] & ~UP | SEEN  # UTA-R44; everybody saw it go face down (UTA-I-CT21)
             if self._events is not None:
-                self._emit(EV_PASS, {"player": a, "card": action.card})
+                code = TOKEN_CODE.get(action.card)
+                if code is None:
+                    self._emit(EV_PASS, {"player": a, "card": action.card})
+                else:
+                    self._events.append(CODE_PASS | a << 4 | code << 6 | len(self.history) << CODE_MOVE)
                 before = list(self.energy)
                 self._gain(a, 1)  # UTA-R43
                 self._say_energy(before)
@@ -886,13 +938,15 @@ class UtahimeState(State):
         elif kind is Stall:
             self.stalled = True  # UTA-R56
             if self._events is not None:
-                self._emit(EV_STALL, {"player": self.attacker})
+                self._events.append(CODE_NOTICE | self.attacker << 4 | NOTICE_STALL << 6
+                                    | len(self.history) << CODE_MOVE)
             self._end_step()
         elif kind is React:
             self._do_react()
         elif kind is NoReact:
             if self._events is not None:
-                self._emit(EV_NO_REACT, {"player": 1 - self.attacker})
+                self._events.append(CODE_NOTICE | (1 - self.attacker) << 4 | NOTICE_NO_REACT << 6
+                                    | len(self.history) << CODE_MOVE)
             self._resolve_success(reacted=False)
         elif kind is Take:
             assert isinstance(action, Take)
@@ -913,8 +967,11 @@ class UtahimeState(State):
             assert isinstance(action, Pick)
             self._do_pick(action)
         elif kind is EndWindow:
-            if self._events is not None:
-                self._emit(EV_END_WINDOW, {"player": self.current_player})
+            events = self._events
+            if events is not None:
+                decider = self.current_player
+                assert decider is not None  # an action is applied by the seat that decides
+                events.append(CODE_NOTICE | decider << 4 | NOTICE_END_WINDOW << 6 | len(self.history) << CODE_MOVE)
             if self.phase == Phase.BLOCKER_WINDOW:
                 self.phase = Phase.POST
             else:
@@ -924,7 +981,8 @@ class UtahimeState(State):
             self._do_cosmic(action)
         elif kind is NoCosmic:
             if self._events is not None:
-                self._emit(EV_NO_COSMIC, {"player": self.attacker})
+                self._events.append(CODE_NOTICE | self.attacker << 4 | NOTICE_NO_COSMIC << 6
+                                    | len(self.history) << CODE_MOVE)
             self._cleanup()
         elif kind is UseOption:
             assert isinstance(action, UseOption)
@@ -1004,11 +1062,12 @@ class UtahimeState(State):
                 self.rescue = True
             elif self.rules.end_on_empty_hand:
                 if self._events is not None:
-                    self._emit(EV_TURN, {"turn": turn, "player": a, "rescue": False})
+                    self._events.append(CODE_TURN | a << 4 | turn << 6 | len(self.history) << CODE_MOVE)
                 self._finish(f"P{a + 1} starts turn {turn} with no cards in hand", "UTA-R55")
                 return
         if self._events is not None:
-            self._emit(EV_TURN, {"turn": turn, "player": a, "rescue": self.rescue})
+            self._events.append(CODE_TURN | a << 4 | (32 if self.rescue else 0) | turn << 6
+                                | len(self.history) << CODE_MOVE)
 
     def _end_step(self) -> None:
         """UTA-R10 step 6: the cosmic card decision, if one could be taken (UTA-R52)."""
@@ -1052,10 +1111,17 @@ class UtahimeState(State):
 
     def _say_energy(self, before: list[int]) -> None:
         """Emit the energy changes since ``before`` (callers guard: only while recording)."""
+        events = self._events
+        assert events is not None
         for seat in (0, 1):
             now = self.energy[seat]
             if now != before[seat]:
-                self._emit(EV_ENERGY, {"player": seat, "change": now - before[seat], "energy": now})
+                change = now - before[seat] + ENERGY_BIAS
+                if 0 <= change < 4096 and 0 <= now < 1 << 22:
+                    events.append(CODE_ENERGY | seat << 4 | change << 6 | now << 18
+                                        | len(self.history) << CODE_MOVE)
+                else:
+                    self._emit(EV_ENERGY, {"player": seat, "change": now - before[seat], "energy": now})
 
     def _draw(self, seat: int, count: int, ignore_limit: bool = False) -> int:
         """UTA-R53/R54: draw from the top of the own deck while the hand has room."""
@@ -1093,8 +1159,47 @@ class UtahimeState(State):
         if self._events is not None:
             self._emit_effect(effect)
 
+    def _decode_event(self, code: int) -> tuple[Any, ...]:
+        """The row of a compact event (``CODE_TURN`` ... ``CODE_ATTACK``): what the event would have logged."""
+        kind = code & 15
+        seat = code >> 4 & 1
+        move = code >> CODE_MOVE
+        if kind == CODE_TURN:
+            return (EV_TURN, {"turn": code >> 6 & _TURN_MASK, "player": seat, "rescue": bool(code >> 5 & 1)}, None,
+                    (), move)
+        if kind == CODE_ENERGY:
+            return (EV_ENERGY, {"player": seat, "change": (code >> 6 & 4095) - ENERGY_BIAS,
+                                "energy": code >> 18 & 0x3FFFFF}, None, (), move)
+        if kind == CODE_NOTICE:
+            return (NOTICES[code >> 6 & 7], {"player": seat}, None, (), move)
+        if kind == CODE_PASS:
+            return (EV_PASS, {"player": seat, "card": TOKENS[code >> 6 & 127]}, None, (), move)
+        if kind == CODE_ATTACK:
+            return (EV_ATTACK, {"player": seat, "card": TOKENS[code >> 6 & 127], "next": bool(code >> 13 & 1),
+                                "bans": BANS[code >> 14 & 15]}, None, (), move)
+        if kind == CODE_EFFECT:
+            effect = code >> 6 & 3
+            value = (code >> 8 & 1023) - EFFECT_BIAS
+            public: dict[str, Any] = {"player": seat, "turn": code >> 18 & 0x3FFFFF, "effect": EFFECT_KINDS[effect]}
+            if effect == BAN:
+                public["suit"] = SUIT_LETTERS[value]
+            else:
+                public["half_points"] = value
+            return (EV_EFFECT, public, None, (), move)
+        if kind == CODE_BLOCK:
+            return (EV_BLOCK, {"player": seat, "card": TOKENS[code >> 6 & 127], "face_up": bool(code >> 13 & 1)}, None,
+                    (), move)
+        if kind == CODE_COSMIC:
+            return (EV_COSMIC, {"player": seat, "card": TOKENS[code >> 6 & 127]}, None, (), move)
+        raise ValueError(f"not a Utahime event code: {code}")
+
     def _emit_effect(self, effect: tuple[int, int, int, int]) -> None:
         turn, kind, player, value = effect
+        events = self._events
+        if events is not None and 0 <= value + EFFECT_BIAS < 1024 and 0 <= turn < 1 << 22:
+            events.append(CODE_EFFECT | player << 4 | kind << 6 | (value + EFFECT_BIAS) << 8 | turn << 18
+                          | len(self.history) << CODE_MOVE)
+            return
         public: dict[str, Any] = {"player": player, "turn": turn, "effect": EFFECT_KINDS[kind]}
         if kind == BAN:
             public["suit"] = SUIT_LETTERS[value]
@@ -1110,9 +1215,16 @@ class UtahimeState(State):
         rules = self.rules
         card = self._hand_card(a, action.card)
         rank, suit = RANK[card], SUIT[card]
-        recording = self._events is not None
-        if recording:
-            self._emit(EV_ATTACK, {"player": a, "card": action.card, "next": action.next, "bans": action.bans})
+        events = self._events
+        recording = events is not None
+        if events is not None:
+            code = TOKEN_CODE.get(action.card)
+            bans = BAN_CODE.get(action.bans)
+            if code is None or bans is None:
+                self._emit(EV_ATTACK, {"player": a, "card": action.card, "next": action.next, "bans": action.bans})
+            else:
+                events.append(CODE_ATTACK | a << 4 | code << 6 | (1 << 13 if action.next else 0) | bans << 14
+                                    | len(self.history) << CODE_MOVE)
             registered = len(self.effects)
             before = list(self.energy)
         if rank == ACE or rank >= 11:
@@ -1168,7 +1280,12 @@ class UtahimeState(State):
         self.discards[d].append(card | (UP if face_up else SEEN) | SELF)
         self._forget(card, d)
         if self._events is not None:
-            self._emit(EV_BLOCK, {"player": d, "card": action.card, "face_up": face_up})
+            code = TOKEN_CODE.get(action.card)
+            if code is None:
+                self._emit(EV_BLOCK, {"player": d, "card": action.card, "face_up": face_up})
+            else:
+                self._events.append(CODE_BLOCK | d << 4 | code << 6 | (1 << 13 if face_up else 0)
+                                    | len(self.history) << CODE_MOVE)
         self.blk = card
         rank = RANK[card]
         if rules.rank_effects_on_block and 2 <= rank <= 10:  # UTA-I27 variant: for turn t+2 (UTA-I-CT19)
@@ -1191,7 +1308,7 @@ class UtahimeState(State):
         card, a = self.atk, self.attacker
         d = 1 - a
         if self._events is not None:
-            self._emit(EV_SUCCESS, {"player": a})
+            self._events.append(CODE_NOTICE | a << 4 | NOTICE_SUCCESS << 6 | len(self.history) << CODE_MOVE)
         suit = SUIT[card]
         if suit in (HEARTS, CLUBS):
             self.success_kind = DRAW_EFFECT
@@ -1385,7 +1502,11 @@ class UtahimeState(State):
         self.pools[a].remove(card)
         self._to_hand(a, card)
         if self._events is not None:
-            self._emit(EV_COSMIC, {"player": a, "card": action.card})
+            code = TOKEN_CODE.get(action.card)
+            if code is None:
+                self._emit(EV_COSMIC, {"player": a, "card": action.card})
+            else:
+                self._events.append(CODE_COSMIC | a << 4 | code << 6 | len(self.history) << CODE_MOVE)
         self.cosmic_taken = True
         if self.phase == Phase.END:
             self._cleanup()
