@@ -28,6 +28,12 @@ CASES: dict[str, tuple[str, dict[str, Any], dict[str, Any]]] = {
     "oscilloscope-4": ("oscilloscope", {}, {"players": 4}),
     "utahime": ("utahime", {}, {}),
     "utahime-options": ("utahime", {}, {"option_set": "designer_example"}),
+    "oscilloscope-3-variants": ("oscilloscope", {"trigger_anchor": "position", "lowhi_multi_per_set": True,
+                                                 "main_trigger_optional": True, "close_gaps_on_capture": True},
+                                {"players": 3}),
+    "utahime-variants": ("utahime", {"optional_draws": True, "heart_ace_extra_draw": True, "club_next_extra_draw": True,
+                                     "energy_cap": 6, "starting_energy": 3, "option_reusable": True,
+                                     "jqk_set_costs_action": True}, {"option_set": "designer_example"}),
 }
 SEEDS = range(12)
 

@@ -35,6 +35,7 @@ from cardtable.games.oscilloscope.state import CODE_TURN as OSC_CODE_TURN
 from cardtable.games.utahime.state import CODE_ATTACK as UTA_CODE_ATTACK
 from cardtable.games.utahime.state import CODE_BLOCK as UTA_CODE_BLOCK
 from cardtable.games.utahime.state import CODE_COSMIC as UTA_CODE_COSMIC
+from cardtable.games.utahime.state import CODE_DRAW as UTA_CODE_DRAW
 from cardtable.games.utahime.state import CODE_MOVE as UTA_CODE_MOVE
 from cardtable.games.utahime.state import CODE_NOTICE as UTA_CODE_NOTICE
 from cardtable.games.utahime.state import CODE_PASS as UTA_CODE_PASS
@@ -404,7 +405,7 @@ def oscilloscope_facts(state: State) -> GameFacts:
             verb = _OSC_CODE_VERBS[kind_code]
             if verb < 0:
                 continue  # a notice makes no fact
-            key = (code >> 3 & 7) | verb | items[code >> 6 & 1023] << 8 | turn << 24
+            key = (code >> 3 & 7) | verb | items[code >> 6 & 7] << 8 | turn << 24  # a card is bits 6-8
             counts[key] = counts.get(key, 0) + 1
             continue
         kind: str = row[0]
@@ -550,6 +551,8 @@ def utahime_facts(state: State) -> GameFacts:
                 keys = (_K_BLOCK, V_BLOCKED | _UTA_ITEMS[code >> 6 & 127] << 8)
             elif code_kind == UTA_CODE_COSMIC:
                 keys = (_K_COSMIC,)
+            elif code_kind == UTA_CODE_DRAW:
+                keys = tuple(V_DRAWN | _UTA_ITEMS[code >> (9 + 7 * i) & 127] << 8 for i in range(code >> 6 & 7))
             else:
                 continue  # energy and effects make no facts
             for part in keys:

@@ -100,11 +100,13 @@ _PULSE_DRAW: Final = tuple({"player": p, "deck": "pulse"} for p in range(6))
 _TRIGGER_DRAW: Final = tuple({"player": p, "deck": "trigger"} for p in range(6))
 _CARD_SECRET: Final = tuple({"card": t} for t in TOKENS)
 
-# Compact events: the most frequent kinds (draws, refills, a set's start: three fifths of a game's
-# events) are logged as one int each and become rows when the log is read (``_decode_event``);
-# the lab's fact reader reads the ints as they are. Fields: the kind (bits 0-2), the player (3-5),
-# a (6-15: the card, or the set's number), b (16-18: the train), c (19-20: the refill's out level),
-# the move (its action's index in ``history``) from ``CODE_MOVE`` on.
+# Compact events: the most frequent kinds (draws, refills, a set's start, placements, discards,
+# shifts and one-seat notices: nine tenths of a game's events) are logged as one int each and
+# become rows when the log is read (``_decode_event``); the lab's fact reader reads the ints as
+# they are. Fields: the kind (bits 0-2), the player (3-5), a (6-15: the set's number; a card is
+# bits 6-8), b (16-18: the train), c (19-20: the refill's out level), the move (its action's index
+# in ``history``) from ``CODE_MOVE`` on. A value out of a code's range is logged as a row.
+assert len(TOKENS) <= 8, "a compact code gives a card three bits"
 CODE_DRAW_PULSE: Final = 1
 """A draw of pulse card ``a`` from the pulse deck, seen by its drawer only."""
 CODE_DRAW_TRIGGER: Final = 2
@@ -114,18 +116,22 @@ CODE_REFILL: Final = 3
 CODE_TURN: Final = 4
 """Set ``a`` starts with ``player`` (sets below 1024)."""
 CODE_NOTICE: Final = 5
-"""The event ``NOTICES[a]`` (a seat's notice, or a shift that moves nothing off and closes no gap)."""
+"""The event ``NOTICES[a]`` (bits 6-7): a seat's notice, or a shift (``NOTICE_SHIFT``) whose trains
+are coded from bit 8 on, four bits each in train order: 0 nothing happens to the train, 1 + card
+its first card is pushed off (no trigger riding on it), ``SHIFT_CLOSES`` a gap closes."""
 CODE_DISCARD: Final = 6
 """``player`` discards card ``a`` (OSC-R37)."""
 CODE_PLACE: Final = 7
-"""``player`` places trigger ``a`` on train ``b``, slot ``d`` (bits 21-23), in step ``e`` (24-26), with
-the result ``PLACE_RESULTS[f]`` (27-28), discarding nothing (a placement that discards is a row)."""
+"""``player`` places trigger ``a`` (bits 6-8) on train ``b``, slot ``d`` (bits 21-23), in step ``e``
+(24-26), with the result ``PLACE_RESULTS[f]`` (27-28), discarding ``g`` cards (bits 19-20, at most
+two) whose cards are bits 9-11 and 12-14."""
 CODE_MOVE: Final = 32
 """The bit where a code's move starts."""
 NOTICES: Final = (EV_NO_TRIGGER, EV_EARLY_END, EV_SHIFT)
 NOTICE_NO_TRIGGER: Final = 0
 NOTICE_EARLY_END: Final = 1
-NOTICE_QUIET_SHIFT: Final = 2
+NOTICE_SHIFT: Final = 2
+SHIFT_CLOSES: Final = 15
 PLACE_RESULTS: Final = ("set", "cancelled", "replaced", "added")
 
 
@@ -945,9 +951,13 @@ class OscilloscopeState(State):
             before, gone = len(self.triggers), len(self.discard)
             placed = self._place(player, card, train, slot)
             result = 0 if not before else 1 if not placed else 2 if len(self.triggers) == 1 else 3
-            if len(self.discard) == gone and 0 <= step < 8:
-                self._events.append(CODE_PLACE | player << 3 | card << 6 | train << 16 | slot << 21 | step << 24
-                                    | result << 27 | len(self.history) << CODE_MOVE)
+            discarded = self.discard[gone:]
+            if len(discarded) <= 2 and 0 <= step < 8:
+                code = CODE_PLACE | player << 3 | card << 6 | train << 16 | len(discarded) << 19 | slot << 21 \
+                    | step << 24 | result << 27 | len(self.history) << CODE_MOVE
+                for i, k in enumerate(discarded):
+                    code |= k << (9 + 3 * i)
+                self._events.append(code)
             else:
                 self._emit(EV_PLACE, {"player": player, "card": TOKENS[card],
                                      "at": f"{TRAIN_LETTERS[train]}{slot + 1}", "step": step,
@@ -1072,14 +1082,28 @@ class OscilloscopeState(State):
                 closed.append(TRAIN_LETTERS[c])
         return {"dropped": dropped, "closed": closed}
 
+    def _shift_code(self) -> int:
+        """The coming shift's event as a compact code (``CODE_NOTICE``), or 0 if a trigger rides off with a card."""
+        ride = self.rules.trigger_anchor == "card"
+        code = CODE_NOTICE | NOTICE_SHIFT << 6 | len(self.history) << CODE_MOVE
+        for c in range(self.ntrains):
+            row = self.cards[c]
+            if EMPTY not in row:
+                if ride and self.trigger_at(c, 0) is not None:
+                    return 0
+                code |= (1 + row[0]) << (8 + 4 * c)
+            elif row.count(EMPTY) != POSITIONS - row.index(EMPTY):  # a card after the first gap: it closes
+                code |= SHIFT_CLOSES << (8 + 4 * c)
+        return code
+
     def _shift_and_check(self) -> int:
         """Shift, then test the capture condition (OSC-R28 / OSC-R56)."""
         if self._events is not None:
-            facts = self._shift_facts()
-            if facts["dropped"] or facts["closed"]:
-                self._emit(EV_SHIFT, facts)
+            code = self._shift_code()
+            if code:
+                self._events.append(code)
             else:
-                self._events.append(CODE_NOTICE | NOTICE_QUIET_SHIFT << 6 | len(self.history) << CODE_MOVE)
+                self._emit(EV_SHIFT, self._shift_facts())
         self._shift()
         row = self._solo_capture_row() if self.solo else self._capture_row()
         if row < 0:  # OSC-R31: nothing captured, triggers stay
@@ -1509,14 +1533,24 @@ class OscilloscopeState(State):
         if kind == CODE_TURN:
             return (EV_TURN, {"player": player, "set": a}, None, (), move)
         if kind == CODE_NOTICE:
-            if a == NOTICE_QUIET_SHIFT:
-                return (EV_SHIFT, {"dropped": [], "closed": []}, None, (), move)
-            return (NOTICES[a], {"player": player}, None, (), move)
+            notice = code >> 6 & 3
+            if notice != NOTICE_SHIFT:
+                return (NOTICES[notice], {"player": player}, None, (), move)
+            dropped: list[dict[str, str | None]] = []
+            closed: list[str] = []
+            for c in range(self.ntrains):
+                part = code >> (8 + 4 * c) & 15
+                if part == SHIFT_CLOSES:
+                    closed.append(TRAIN_LETTERS[c])
+                elif part:
+                    dropped.append({"train": TRAIN_LETTERS[c], "card": TOKENS[part - 1], "trigger": None})
+            return (EV_SHIFT, {"dropped": dropped, "closed": closed}, None, (), move)
         if kind == CODE_DISCARD:
             return (EV_DISCARD, {"player": player, "card": TOKENS[a]}, None, (), move)
-        return (EV_PLACE, {"player": player, "card": TOKENS[a], "at": f"{TRAIN_LETTERS[code >> 16 & 7]}{(code >> 21 & 7) + 1}",
-                           "step": code >> 24 & 7, "result": PLACE_RESULTS[code >> 27 & 3], "discarded": []}, None, (),
-                move)
+        discards = [TOKENS[code >> (9 + 3 * i) & 7] for i in range(code >> 19 & 3)]
+        return (EV_PLACE, {"player": player, "card": TOKENS[code >> 6 & 7],
+                           "at": f"{TRAIN_LETTERS[code >> 16 & 7]}{(code >> 21 & 7) + 1}", "step": code >> 24 & 7,
+                           "result": PLACE_RESULTS[code >> 27 & 3], "discarded": discards}, None, (), move)
 
     def _draw_one(self, player: int, deck: Deck) -> None:
         if deck is Deck.TRIGGER:

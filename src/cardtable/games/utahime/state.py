@@ -132,6 +132,9 @@ CODE_BLOCK: Final = 7
 """``CODE_BLOCK | seat << 4 | token << 6 | face_up << 13 | move << CODE_MOVE``: ``seat`` blocks."""
 CODE_COSMIC: Final = 8
 """``CODE_COSMIC | seat << 4 | token << 6 | move << CODE_MOVE``: ``seat`` takes a cosmic card."""
+CODE_DRAW: Final = 9
+"""``CODE_DRAW | seat << 4 | count << 6 | token << (9 + 7 * i) ... | move << CODE_MOVE``: ``seat`` draws
+``count`` cards (at most three), the ``i``-th ``TOKENS[token]``, seen by ``seat`` only."""
 CODE_MOVE: Final = 40
 EFFECT_BIAS: Final = 512
 """Added to an effect's value (a suit, or half points) so that it codes as a non-negative number."""
@@ -153,6 +156,7 @@ BANS: Final = tuple(suits_text(tuple(s for s in SUITS if m >> s & 1)) for m in r
 """Every set of banned suits as an attack writes it (canonical order), by the mask of its suits."""
 BAN_CODE: Final = {b: i for i, b in enumerate(BANS)}
 _TURN_MASK: Final = (1 << (CODE_MOVE - 6)) - 1
+_SEAT_TO: Final = ((0,), (1,))
 
 
 if TYPE_CHECKING:
@@ -1133,9 +1137,18 @@ class UtahimeState(State):
             drawn += 1
         if drawn and self.look == 1 - seat:  # a look ends when the hand gains a card (UTA-I-CT2)
             self.look = -1
-        if self._events is not None:
-            self._emit(EV_DRAW, {"player": seat, "count": drawn},
-                       {"cards": [token(c, seat) for c in hand[len(hand) - drawn:]]} if drawn else None, (seat,))
+        events = self._events
+        if events is not None:
+            if drawn <= 3:
+                code = CODE_DRAW | seat << 4 | drawn << 6 | len(self.history) << CODE_MOVE
+                shift = 9
+                for c in hand[len(hand) - drawn:]:
+                    code |= TOKEN_CODE[token(c, seat)] << shift
+                    shift += 7
+                events.append(code)
+            else:
+                self._emit(EV_DRAW, {"player": seat, "count": drawn},
+                           {"cards": [token(c, seat) for c in hand[len(hand) - drawn:]]}, (seat,))
         return drawn
 
     def _to_hand(self, seat: int, card: int) -> None:
@@ -1191,6 +1204,10 @@ class UtahimeState(State):
                     (), move)
         if kind == CODE_COSMIC:
             return (EV_COSMIC, {"player": seat, "card": TOKENS[code >> 6 & 127]}, None, (), move)
+        if kind == CODE_DRAW:
+            count = code >> 6 & 7
+            secret = {"cards": [TOKENS[code >> (9 + 7 * i) & 127] for i in range(count)]} if count else None
+            return (EV_DRAW, {"player": seat, "count": count}, secret, _SEAT_TO[seat], move)
         raise ValueError(f"not a Utahime event code: {code}")
 
     def _emit_effect(self, effect: tuple[int, int, int, int]) -> None:
