@@ -68,6 +68,12 @@ def test_oscilloscope_three_players_against_two_bots(server: Any, pages: Any, sh
     seen = {"n": 0}
 
     def move(p: Any) -> None:
+        # the seat that decides now wears "to play", even inside another player's set (a refill)
+        rows = p.eval_on_selector_all(".players-table tbody tr", "rows => rows.map(r => [r.className, "
+                                      "!!r.querySelector('.tag-turn'), r.querySelectorAll('.tag').length])")
+        deciding = [cls.split() for cls, turn, _ in rows if turn]
+        assert len(deciding) == 1 and f"seat-{seat}" in deciding[0], rows
+        assert sum(tags for _, _, tags in rows) <= 2, rows  # "to play", and the set's owner when it is another seat
         click_osc_move(p, rng)
         seen["n"] += 1
         if seen["n"] == 5 and p.query_selector(".banner.mine"):

@@ -426,9 +426,13 @@ function playersTable(ctx) {
     const hand = (view.hands || [])[p];
     const scorePile = (view.score_piles || [])[p] || [];
     const kept = (view.kept_triggers || [])[p] || 0;
-    const playing = view.turn_player === p && view.phase !== "over" && ctx.started !== false;
-    rows.push(h("tr", { class: ["seat-" + p, playing ? "active" : ""] },
-      h("td", null, seatChip(ctx.names, p), playing ? h("span", { class: "tag tag-turn" }, t("to play")) : null),
+    const live = view.phase !== "over" && ctx.started !== false;
+    const owner = live && view.turn_player === p;  // whose set it is (OSC-R9)
+    const deciding = live && view.current_player === p;  // who decides now (a refill may be another seat's)
+    const tag = deciding ? h("span", { class: "tag tag-turn" }, t("to play"))
+      : owner ? h("span", { class: "tag", title: t("the set is this player's; another player decides now") }, t("their set")) : null;
+    rows.push(h("tr", { class: ["seat-" + p, owner || deciding ? "active" : ""] },
+      h("td", null, seatChip(ctx.names, p), tag),
       h("td", null, ((view.assigned_trains || [])[p] || []).join(" ") || "–"),
       h("td", null, hand ? pile(hand) : tn("{n} card", "{n} cards", sizes[p] ?? 0)),
       h("td", null, scorePile.length ? pile(scorePile) : "–", kept ? h("span", { class: "muted small" }, " " + tn("({n} kept trigger)", "({n} kept triggers)", kept)) : null),
