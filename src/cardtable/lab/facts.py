@@ -36,9 +36,12 @@ from cardtable.games.utahime.state import CODE_ATTACK as UTA_CODE_ATTACK
 from cardtable.games.utahime.state import CODE_BLOCK as UTA_CODE_BLOCK
 from cardtable.games.utahime.state import CODE_COSMIC as UTA_CODE_COSMIC
 from cardtable.games.utahime.state import CODE_DRAW as UTA_CODE_DRAW
+from cardtable.games.utahime.state import CODE_HEART_NEXT as UTA_CODE_HEART_NEXT
 from cardtable.games.utahime.state import CODE_MOVE as UTA_CODE_MOVE
 from cardtable.games.utahime.state import CODE_NOTICE as UTA_CODE_NOTICE
 from cardtable.games.utahime.state import CODE_PASS as UTA_CODE_PASS
+from cardtable.games.utahime.state import CODE_SET as UTA_CODE_SET
+from cardtable.games.utahime.state import CODE_TAKE as UTA_CODE_TAKE
 from cardtable.games.utahime.state import CODE_TURN as UTA_CODE_TURN
 from cardtable.games.utahime.state import NOTICE_STALL as UTA_NOTICE_STALL
 from cardtable.games.utahime.state import NOTICE_SUCCESS as UTA_NOTICE_SUCCESS
@@ -553,8 +556,15 @@ def utahime_facts(state: State) -> GameFacts:
                 keys = (_K_COSMIC,)
             elif code_kind == UTA_CODE_DRAW:
                 keys = tuple(V_DRAWN | _UTA_ITEMS[code >> (9 + 7 * i) & 127] << 8 for i in range(code >> 6 & 7))
+            elif code_kind == UTA_CODE_HEART_NEXT:
+                keys = (_K_HEART_NEXT,)
+            elif code_kind == UTA_CODE_SET:
+                keys = (_K_SET,)
+            elif code_kind == UTA_CODE_TAKE:  # a fact of the seat whose card is taken
+                at ^= 1
+                keys = (V_TAKEN | _UTA_ITEMS[code >> 6 & 127] << 8,)
             else:
-                continue  # energy and effects make no facts
+                continue  # energy, effects, reveals and picks make no facts
             for part in keys:
                 key = part | at
                 counts[key] = counts.get(key, 0) + 1
@@ -636,6 +646,8 @@ _K_STALL: Final = _play_key(UtahimePlay.STALL)
 _K_PASS: Final = _play_key(UtahimePlay.PASS)
 _K_BLOCK: Final = _play_key(UtahimePlay.BLOCK)
 _K_COSMIC: Final = _play_key(UtahimePlay.COSMIC)
+_K_HEART_NEXT: Final = _play_key(UtahimePlay.HEART_NEXT)
+_K_SET: Final = _play_key(UtahimePlay.SET)
 
 
 def _attack_keys(index: int, declares_next: bool) -> tuple[int, ...]:

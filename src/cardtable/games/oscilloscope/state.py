@@ -116,7 +116,7 @@ CODE_REFILL: Final = 3
 CODE_TURN: Final = 4
 """Set ``a`` starts with ``player`` (sets below 1024)."""
 CODE_NOTICE: Final = 5
-"""The event ``NOTICES[a]`` (bits 6-7): a seat's notice, or a shift (``NOTICE_SHIFT``) whose trains
+"""The event ``NOTICES[a]`` (bits 6-7): a seat's notice, the noise count, or a shift (``NOTICE_SHIFT``) whose trains
 are coded from bit 8 on, four bits each in train order: 0 nothing happens to the train, 1 + card
 its first card is pushed off (no trigger riding on it), ``SHIFT_CLOSES`` a gap closes."""
 CODE_DISCARD: Final = 6
@@ -127,10 +127,12 @@ CODE_PLACE: Final = 7
 two) whose cards are bits 9-11 and 12-14."""
 CODE_MOVE: Final = 32
 """The bit where a code's move starts."""
-NOTICES: Final = (EV_NO_TRIGGER, EV_EARLY_END, EV_SHIFT)
+NOTICES: Final = (EV_NO_TRIGGER, EV_EARLY_END, EV_SHIFT, EV_NOISE)
 NOTICE_NO_TRIGGER: Final = 0
 NOTICE_EARLY_END: Final = 1
 NOTICE_SHIFT: Final = 2
+NOTICE_NOISE: Final = 3
+"""The noise count changed: the count is bits 8-19, the limit bits 20-31."""
 SHIFT_CLOSES: Final = 15
 PLACE_RESULTS: Final = ("set", "cancelled", "replaced", "added")
 
@@ -1235,7 +1237,13 @@ class OscilloscopeState(State):
                                    "discarded": [TOKENS[k] for k in self.discard[gone:]], "emptied": emptied})
             after = self._noise_count()
             if after != before:
-                self._emit(EV_NOISE, {"count": after, "limit": 3 if self.solo else self.rules.mp_noise_limit})
+                limit = 3 if self.solo else self.rules.mp_noise_limit
+                events = self._events
+                if events is not None and 0 <= after < 4096 and 0 <= limit < 4096:
+                    events.append(CODE_NOTICE | NOTICE_NOISE << 6 | after << 8 | limit << 20
+                                        | len(self.history) << CODE_MOVE)
+                else:
+                    self._emit(EV_NOISE, {"count": after, "limit": limit})
         # OSC-R33 (OSC-I34): captured slots stay empty until the next shift closes them, unless:
         if self.rules.close_gaps_on_capture:  # OSC-I34 variant
             self._close_gaps()
@@ -1534,6 +1542,8 @@ class OscilloscopeState(State):
             return (EV_TURN, {"player": player, "set": a}, None, (), move)
         if kind == CODE_NOTICE:
             notice = code >> 6 & 3
+            if notice == NOTICE_NOISE:
+                return (EV_NOISE, {"count": code >> 8 & 4095, "limit": code >> 20 & 4095}, None, (), move)
             if notice != NOTICE_SHIFT:
                 return (NOTICES[notice], {"player": player}, None, (), move)
             dropped: list[dict[str, str | None]] = []

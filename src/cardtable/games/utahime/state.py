@@ -135,6 +135,23 @@ CODE_COSMIC: Final = 8
 CODE_DRAW: Final = 9
 """``CODE_DRAW | seat << 4 | count << 6 | token << (9 + 7 * i) ... | move << CODE_MOVE``: ``seat`` draws
 ``count`` cards (at most three), the ``i``-th ``TOKENS[token]``, seen by ``seat`` only."""
+CODE_REVEAL: Final = 10
+"""``CODE_REVEAL | seat << 4 | count << 6 | token << (9 + 7 * i) ... | move << CODE_MOVE``: ♥NEXT shows
+``count`` cards (at most three) from the top of ``seat``'s deck."""
+CODE_PICK: Final = 11
+"""``CODE_PICK | seat << 4 | token << 6 | count << 13 | token << (15 + 7 * i) ... | move << CODE_MOVE``:
+``seat`` picks a shown card, ``count`` (at most two) others go face down."""
+CODE_HEART_NEXT: Final = 12
+"""``CODE_HEART_NEXT | seat << 4 | played << 5 | token << 6 | watched << 13 | move << CODE_MOVE``: ♥NEXT
+with a heart from the hand (seen by ``seat``, and by the other seat when ``watched``) or, ``played``,
+the attack's own card."""
+CODE_SET: Final = 13
+"""``CODE_SET | seat << 4 | token << 6 | watched << 13 | turn << 14 | move << CODE_MOVE``: ``seat`` sets
+a J/Q/K face down in ``turn`` (seen by ``seat``, and by the other seat when ``watched``)."""
+CODE_TAKE: Final = 14
+"""``CODE_TAKE | seat << 4 | face_up << 5 | token << 6 | pile << 13 | first << 14 | move << CODE_MOVE``:
+``seat`` sends ``TOKENS[token]`` from the other seat's hand to the discard pile of seat ``pile``
+(face down: seen by both seats only; ``first``: to the bottom of the pile, ♦NEXT)."""
 CODE_MOVE: Final = 40
 EFFECT_BIAS: Final = 512
 """Added to an effect's value (a suit, or half points) so that it codes as a non-negative number."""
@@ -930,7 +947,12 @@ class UtahimeState(State):
             if self.look == 1 - a:  # a seat looking at this hand sees which card is set (UTA-I-CT21)
                 self.priv_hand[1 - a][card] = (self.turn, 0)
             if self._events is not None:
-                self._emit(EV_SET, {"player": a, "turn": self.turn}, {"card": action.card}, self._watchers(a))
+                code = TOKEN_CODE.get(action.card)
+                if code is None or not 0 <= self.turn < 1 << 26:
+                    self._emit(EV_SET, {"player": a, "turn": self.turn}, {"card": action.card}, self._watchers(a))
+                else:
+                    self._events.append(CODE_SET | a << 4 | code << 6 | (1 << 13 if self.look == 1 - a else 0)
+                                        | self.turn << 14 | len(self.history) << CODE_MOVE)
             if not self.unlock_turn[a]:
                 self.unlock_turn[a] = self.turn
             if self.rules.jqk_set_costs_action:  # UTA-I-CT6
@@ -1208,6 +1230,30 @@ class UtahimeState(State):
             count = code >> 6 & 7
             secret = {"cards": [TOKENS[code >> (9 + 7 * i) & 127] for i in range(count)]} if count else None
             return (EV_DRAW, {"player": seat, "count": count}, secret, _SEAT_TO[seat], move)
+        if kind == CODE_REVEAL:
+            cards = [TOKENS[code >> (9 + 7 * i) & 127] for i in range(code >> 6 & 3)]
+            return (EV_REVEAL, {"player": seat, "cards": cards}, None, (), move)
+        if kind == CODE_PICK:
+            others = [TOKENS[code >> (15 + 7 * i) & 127] for i in range(code >> 13 & 3)]
+            return (EV_PICK, {"player": seat, "card": TOKENS[code >> 6 & 127], "discarded": others}, None, (), move)
+        if kind == CODE_HEART_NEXT:
+            card_token = TOKENS[code >> 6 & 127]
+            if code >> 5 & 1:
+                return (EV_HEART_NEXT, {"player": seat, "suit": "H", "card": card_token, "source": "played_card"},
+                        None, (), move)
+            return (EV_HEART_NEXT, {"player": seat, "suit": "H"}, {"card": card_token},
+                    (seat, 1 - seat) if code >> 13 & 1 else _SEAT_TO[seat], move)
+        if kind == CODE_SET:
+            return (EV_SET, {"player": seat, "turn": code >> 14 & 0x3FFFFFF}, {"card": TOKENS[code >> 6 & 127]},
+                    (seat, 1 - seat) if code >> 13 & 1 else _SEAT_TO[seat], move)
+        if kind == CODE_TAKE:
+            target = 1 - seat
+            card_token = TOKENS[code >> 6 & 127]
+            if code >> 5 & 1:
+                return (EV_TAKE, {"player": seat, "target": target, "face_up": True, "pile": code >> 13 & 1,
+                                  "where": "first" if code >> 14 & 1 else "last", "card": card_token}, None, (), move)
+            return (EV_TAKE, {"player": seat, "target": target, "face_up": False, "pile": target, "where": "last"},
+                    {"card": card_token}, (seat, target), move)
         raise ValueError(f"not a Utahime event code: {code}")
 
     def _emit_effect(self, effect: tuple[int, int, int, int]) -> None:
@@ -1392,13 +1438,16 @@ class UtahimeState(State):
         d = 1 - a
         card = self._hand_card(d, action.card)
         self._from_hand(d, card)
-        recording = self._events is not None
         if SUIT[self.atk] == SPADES and RANK[self.atk] != ACE and self.success_kind != DNEXT_EFFECT:
             self.discards[d].append(card)  # UTA-R24: face down; the attacker chose it, so knows it
             self._hidden_exit(d, card, (a,))
-            if recording:
-                self._emit(EV_TAKE, {"player": a, "target": d, "face_up": False, "pile": d, "where": "last"},
-                           {"card": action.card}, (a, d))
+            if self._events is not None:
+                code = TOKEN_CODE.get(action.card)
+                if code is None:
+                    self._emit(EV_TAKE, {"player": a, "target": d, "face_up": False, "pile": d, "where": "last"},
+                               {"card": action.card}, (a, d))
+                else:
+                    self._events.append(CODE_TAKE | a << 4 | code << 6 | d << 13 | len(self.history) << CODE_MOVE)
             self._finish_success()
             return
         self._forget(card, d)
@@ -1414,9 +1463,14 @@ class UtahimeState(State):
                 pile.append(card | UP)
         else:
             self.discards[d].append(card | UP)
-        if recording:
-            self._emit(EV_TAKE, {"player": a, "target": d, "face_up": True, "pile": owner, "where": where,
-                                "card": action.card})
+        if self._events is not None:
+            code = TOKEN_CODE.get(action.card)
+            if code is None:
+                self._emit(EV_TAKE, {"player": a, "target": d, "face_up": True, "pile": owner, "where": where,
+                                    "card": action.card})
+            else:
+                self._events.append(CODE_TAKE | a << 4 | 32 | code << 6 | owner << 13
+                                    | (1 << 14 if where == "first" else 0) | len(self.history) << CODE_MOVE)
         if self.success_kind == DNEXT_EFFECT and not self.rules.diamond_next_penalty_always:
             self._add_effect((self.turn + 1, BLOCK_BONUS, a, -4))  # UTA-I61 variant (UTA-I-CT20)
         self._finish_success()
@@ -1462,28 +1516,46 @@ class UtahimeState(State):
         assert parsed is not None
         card = resolve(parsed[0], parsed[1], seat)
         pile = self.discards[seat]
-        recording = self._events is not None
         if self.rules.heart_next_source == "hand":
             watchers = self._watchers(seat)
             self._from_hand(seat, card)
             pile.append(card | COST)  # face down; everybody knows it is a heart (UTA-I-CT22)
             self._hidden_exit(seat, card, watchers[1:])
-            if recording:
-                self._emit(EV_HEART_NEXT, {"player": seat, "suit": "H"}, {"card": action.card}, watchers)
+            events = self._events
+            if events is not None:
+                code = TOKEN_CODE.get(action.card)
+                if code is None:
+                    self._emit(EV_HEART_NEXT, {"player": seat, "suit": "H"}, {"card": action.card}, watchers)
+                else:
+                    events.append(CODE_HEART_NEXT | seat << 4 | code << 6 | (1 << 13 if len(watchers) > 1 else 0)
+                                  | len(self.history) << CODE_MOVE)
         else:
             for i, e in enumerate(pile):
                 if e & CARD_MASK == card:
                     pile[i] = e & ~UP
                     break
             pile[i] |= SEEN
-            if recording:
-                self._emit(EV_HEART_NEXT, {"player": seat, "suit": "H", "card": action.card, "source": "played_card"})
+            events = self._events
+            if events is not None:
+                code = TOKEN_CODE.get(action.card)
+                if code is None:
+                    self._emit(EV_HEART_NEXT, {"player": seat, "suit": "H", "card": action.card,
+                                               "source": "played_card"})
+                else:
+                    events.append(CODE_HEART_NEXT | seat << 4 | 32 | code << 6 | len(self.history) << CODE_MOVE)
         self.hn_turn[seat] = True
         self.hn_game[seat] = True
         deck = self.decks[seat]
         self.revealed = [deck.pop() for _ in range(min(3, len(deck)))]
-        if recording:
-            self._emit(EV_REVEAL, {"player": seat, "cards": [token(c, seat) for c in self.revealed]})
+        events = self._events
+        if events is not None:
+            if len(self.revealed) <= 3:
+                code = CODE_REVEAL | seat << 4 | len(self.revealed) << 6 | len(self.history) << CODE_MOVE
+                for i, c in enumerate(self.revealed):
+                    code |= TOKEN_CODE[token(c, seat)] << (9 + 7 * i)
+                events.append(code)
+            else:
+                self._emit(EV_REVEAL, {"player": seat, "cards": [token(c, seat) for c in self.revealed]})
         self.hn_user = seat
         self.hn_resume = Phase.POST
         if len(self.revealed) == 1:  # UTA-I-CT13
@@ -1503,9 +1575,18 @@ class UtahimeState(State):
         for c in self.revealed:
             if c != card:
                 pile.append(c | SEEN)  # UTA-I69: face down, but everybody saw them (UTA-I-CT21)
-        if self._events is not None:
-            self._emit(EV_PICK, {"player": seat, "card": token(card, seat),
-                                "discarded": [token(c, seat) for c in self.revealed if c != card]})
+        events = self._events
+        if events is not None:
+            others = [c for c in self.revealed if c != card]
+            if len(others) <= 2:
+                code = CODE_PICK | seat << 4 | TOKEN_CODE[token(card, seat)] << 6 | len(others) << 13 \
+                    | len(self.history) << CODE_MOVE
+                for i, c in enumerate(others):
+                    code |= TOKEN_CODE[token(c, seat)] << (15 + 7 * i)
+                events.append(code)
+            else:
+                self._emit(EV_PICK, {"player": seat, "card": token(card, seat),
+                                    "discarded": [token(c, seat) for c in others]})
         self.revealed = []
         self.hn_user = -1
         self.phase = self.hn_resume
