@@ -26,6 +26,7 @@ from typing import Any, Final, NamedTuple
 
 from cardtable.core import State
 from cardtable.games.oscilloscope.cards import TOKENS as OSC_TOKENS
+from cardtable.games.oscilloscope.state import CODE_CAPTURE as OSC_CODE_CAPTURE
 from cardtable.games.oscilloscope.state import CODE_DISCARD as OSC_CODE_DISCARD
 from cardtable.games.oscilloscope.state import CODE_DRAW_PULSE as OSC_CODE_DRAW_PULSE
 from cardtable.games.oscilloscope.state import CODE_DRAW_TRIGGER as OSC_CODE_DRAW_TRIGGER
@@ -404,6 +405,23 @@ def oscilloscope_facts(state: State) -> GameFacts:
             kind_code = code & 7
             if kind_code == OSC_CODE_TURN:
                 turn = code >> 6 & 1023
+                continue
+            if kind_code == OSC_CODE_CAPTURE:  # the captured cards, the kept trigger, the clears scored
+                capturer = code >> 3 & 7
+                cards = code >> 48 & 0xFFFFFF  # four bits a train
+                while cards:
+                    card = cards & 15
+                    if card:
+                        key = capturer | V_CAPTURED | items[card - 1] << 8 | turn << 24
+                        counts[key] = counts.get(key, 0) + 1
+                    cards >>= 4
+                kept = code >> 9 & 15
+                if kept:
+                    key = capturer | V_KEPT | items[kept - 1] << 8 | turn << 24
+                    counts[key] = counts.get(key, 0) + 1
+                clears = code >> 13 & 7
+                if clears:
+                    _count(counts, capturer, V_CLEARED, "CLEAR", turn, clears)
                 continue
             verb = _OSC_CODE_VERBS[kind_code]
             if verb < 0:

@@ -125,6 +125,11 @@ CODE_PLACE: Final = 7
 """``player`` places trigger ``a`` (bits 6-8) on train ``b``, slot ``d`` (bits 21-23), in step ``e``
 (24-26), with the result ``PLACE_RESULTS[f]`` (27-28), discarding ``g`` cards (bits 19-20, at most
 two) whose cards are bits 9-11 and 12-14."""
+CODE_CAPTURE: Final = 0
+"""``player`` captures position ``a`` (bits 6-8), keeping trigger ``b`` (9-12: 0 none, else 1 + card),
+scoring ``c`` clears (13-15), emptying the filters of the trains in the mask bits 16-21; the move is
+only bits 32-47 here; bits 48-71 are the captured cards (four bits a train, in train order: 0 none,
+else 1 + card), and from bit 72 on come the discarded count (three bits) and cards (three bits each)."""
 CODE_MOVE: Final = 32
 """The bit where a code's move starts."""
 NOTICES: Final = (EV_NO_TRIGGER, EV_EARLY_END, EV_SHIFT, EV_NOISE)
@@ -1165,6 +1170,22 @@ class OscilloscopeState(State):
             return self._wait(Phase.KEEP, self.cap_by)
         return self._capture(options[0] if options else -1)
 
+    def _capture_code(self, player: int, row: int, cards: int, kept: int, clears: int, emptied: int,
+                      discarded: list[int]) -> int:
+        """A capture's event as a compact code (``CODE_CAPTURE``), or -1 if it needs a row.
+
+        ``cards`` holds the captured cards as the code does, ``kept`` is the kept card or -1, ``emptied``
+        the mask of the trains whose filters left.
+        """
+        move = len(self.history)
+        if move >= 1 << 16 or clears > 7 or len(discarded) > 7:
+            return -1
+        tail = len(discarded)
+        for i, k in enumerate(discarded):
+            tail |= k << (3 + 3 * i)
+        return (CODE_CAPTURE | player << 3 | (row + 1) << 6 | (kept + 1) << 9 | clears << 13 | emptied << 16
+                | move << CODE_MOVE | cards << 48 | tail << 72)
+
     def _capture(self, keep: int) -> int:
         """OSC-R29 to OSC-R34 and OSC-R56 to OSC-R60: take the position, settle the triggers, check the end.
 
@@ -1178,6 +1199,11 @@ class OscilloscopeState(State):
         if recording:
             taken = [{"train": TRAIN_LETTERS[c], "card": TOKENS[self.cards[c][row]]}
                      for c in range(self.ntrains) if self.cards[c][row] != EMPTY]
+            taken_code = 0
+            for c in range(self.ntrains):
+                if self.cards[c][row] != EMPTY:
+                    taken_code |= (1 + self.cards[c][row]) << (4 * c)
+            kept_index = -1 if keep < 0 else self.filters[keep] if self.solo else keep
             gone, before, clears_before = len(self.discard), self._noise_count(), pile[CLEAR]
             filters_before = self.filters[:]
             kept_card = None if keep < 0 else TOKENS[self.filters[keep] if self.solo else keep]
@@ -1232,9 +1258,20 @@ class OscilloscopeState(State):
         if recording:
             emptied = [TRAIN_LETTERS[c] for c in range(len(self.filters))
                        if filters_before[c] != EMPTY and self.filters[c] == EMPTY]
-            self._emit(EV_CAPTURE, {"player": player, "position": row + 1, "cards": taken, "kept": kept_card,
-                                   "clears": ["CLEAR"] * (pile[CLEAR] - clears_before),
-                                   "discarded": [TOKENS[k] for k in self.discard[gone:]], "emptied": emptied})
+            emptied_mask = 0
+            for c in range(len(self.filters)):
+                if filters_before[c] != EMPTY and self.filters[c] == EMPTY:
+                    emptied_mask |= 1 << c
+            code = -1 if keep >= 0 and kept_index == EMPTY else \
+                self._capture_code(player, row, taken_code, kept_index, pile[CLEAR] - clears_before, emptied_mask,
+                                   self.discard[gone:])
+            events = self._events
+            if code >= 0 and events is not None:
+                events.append(code)
+            else:
+                self._emit(EV_CAPTURE, {"player": player, "position": row + 1, "cards": taken, "kept": kept_card,
+                                       "clears": ["CLEAR"] * (pile[CLEAR] - clears_before),
+                                       "discarded": [TOKENS[k] for k in self.discard[gone:]], "emptied": emptied})
             after = self._noise_count()
             if after != before:
                 limit = 3 if self.solo else self.rules.mp_noise_limit
@@ -1540,6 +1577,8 @@ class OscilloscopeState(State):
                                 "out": LEVEL_SYMBOLS[code >> 19 & 3]}, None, (), move)
         if kind == CODE_TURN:
             return (EV_TURN, {"player": player, "set": a}, None, (), move)
+        if kind == CODE_CAPTURE:
+            return self._decode_capture(code)
         if kind == CODE_NOTICE:
             notice = code >> 6 & 3
             if notice == NOTICE_NOISE:
@@ -1561,6 +1600,20 @@ class OscilloscopeState(State):
         return (EV_PLACE, {"player": player, "card": TOKENS[code >> 6 & 7],
                            "at": f"{TRAIN_LETTERS[code >> 16 & 7]}{(code >> 21 & 7) + 1}", "step": code >> 24 & 7,
                            "result": PLACE_RESULTS[code >> 27 & 3], "discarded": discards}, None, (), move)
+
+    def _decode_capture(self, code: int) -> tuple[Any, ...]:
+        """The row of a ``CODE_CAPTURE``."""
+        n = self.ntrains
+        cards = code >> 48 & 0xFFFFFF
+        taken = [{"train": TRAIN_LETTERS[c], "card": TOKENS[(cards >> (4 * c) & 15) - 1]}
+                 for c in range(n) if cards >> (4 * c) & 15]
+        kept = code >> 9 & 15
+        tail = code >> 72
+        discarded = [TOKENS[tail >> (3 + 3 * i) & 7] for i in range(tail & 7)]
+        emptied = [TRAIN_LETTERS[c] for c in range(len(self.filters)) if code >> (16 + c) & 1]
+        return (EV_CAPTURE, {"player": code >> 3 & 7, "position": code >> 6 & 7, "cards": taken,
+                             "kept": TOKENS[kept - 1] if kept else None, "clears": ["CLEAR"] * (code >> 13 & 7),
+                             "discarded": discarded, "emptied": emptied}, None, (), code >> CODE_MOVE & 0xFFFF)
 
     def _draw_one(self, player: int, deck: Deck) -> None:
         if deck is Deck.TRIGGER:
