@@ -259,17 +259,8 @@ def _fact_json(key: int, count: int) -> str:
     return f"[{key & 7},{j[str(_VERB_LIST[key >> 3 & 31])]},{j[_ITEMS[key >> 8 & 0xFFFF]]},{key >> 24},{count}]"
 
 
-class _FactText(dict[int, str]):
-    """A fact's JSON text by ``key << 6 | count`` (counts below 64), made once: a run repeats a few thousand."""
-
-    def __missing__(self, key_count: int) -> str:
-        if len(self) > 100_000:
-            self.clear()
-        out = self[key_count] = _fact_json(key_count >> 6, key_count & 63)
-        return out
-
-
-_FACT_TEXT = _FactText()
+_FACT_TEXT: Final[dict[int, str]] = {}
+"""A fact's JSON text by ``key << 6 | count`` (counts below 64), made once: a run repeats a few thousand."""
 
 
 def _encode_counts(counts: _Counts) -> str:
@@ -282,8 +273,22 @@ def _encode_counts(counts: _Counts) -> str:
     >>> _encode_counts(counts)
     '[0,"drawn","fire_mage",3,2]'
     """
-    text = _FACT_TEXT
-    return ",".join([text[key << 6 | n] if n < 64 else _fact_json(key, n) for key, n in counts.items() if n])
+    cache = _FACT_TEXT
+    parts: list[str] = []
+    for key, n in counts.items():
+        if not n:
+            continue
+        if n >= 64:
+            parts.append(_fact_json(key, n))
+            continue
+        key_count = key << 6 | n
+        text = cache.get(key_count)
+        if text is None:
+            if len(cache) > 100_000:
+                cache.clear()
+            text = cache[key_count] = _fact_json(key, n)
+        parts.append(text)
+    return ",".join(parts)
 
 
 def _game_facts_of(first: int | None, turns: int, counts: _Counts, context: tuple[dict[str, Any], ...],
@@ -408,13 +413,13 @@ def oscilloscope_facts(state: State) -> GameFacts:
                 continue
             if kind_code == OSC_CODE_CAPTURE:  # the captured cards, the kept trigger, the clears scored
                 capturer = code >> 3 & 7
-                cards = code >> 48 & 0xFFFFFF  # four bits a train
-                while cards:
-                    card = cards & 15
-                    if card:
-                        key = capturer | V_CAPTURED | items[card - 1] << 8 | turn << 24
+                train_cards = code >> 48 & 0xFFFFFF  # four bits a train
+                while train_cards:
+                    nibble = train_cards & 15
+                    if nibble:
+                        key = capturer | V_CAPTURED | items[nibble - 1] << 8 | turn << 24
                         counts[key] = counts.get(key, 0) + 1
-                    cards >>= 4
+                    train_cards >>= 4
                 kept = code >> 9 & 15
                 if kept:
                     key = capturer | V_KEPT | items[kept - 1] << 8 | turn << 24
@@ -423,10 +428,10 @@ def oscilloscope_facts(state: State) -> GameFacts:
                 if clears:
                     _count(counts, capturer, V_CLEARED, "CLEAR", turn, clears)
                 continue
-            verb = _OSC_CODE_VERBS[kind_code]
-            if verb < 0:
+            part = _OSC_CODE_KEYS[kind_code | (code >> 3 & 56)]  # by the kind and the card (bits 6-8)
+            if part < 0:
                 continue  # a notice makes no fact
-            key = (code >> 3 & 7) | verb | items[code >> 6 & 7] << 8 | turn << 24  # a card is bits 6-8
+            key = (code >> 3 & 7) | part | turn << 24
             counts[key] = counts.get(key, 0) + 1
             continue
         kind: str = row[0]
@@ -477,6 +482,9 @@ _OSC_ITEMS: Final = tuple(_item(token) for token in OSC_TOKENS)
 _OSC_CODE_VERBS: Final = tuple({OSC_CODE_DRAW_PULSE: V_DRAWN, OSC_CODE_DRAW_TRIGGER: V_DRAWN, OSC_CODE_REFILL: V_REFILLED,
                                  OSC_CODE_PLACE: V_PLAYED, OSC_CODE_DISCARD: V_DISCARDED}.get(k, -1) for k in range(8))
 """The verb of each Oscilloscope code's fact (-1: the code makes none)."""
+_OSC_CODE_KEYS: Final = tuple(-1 if _OSC_CODE_VERBS[i & 7] < 0 else _OSC_CODE_VERBS[i & 7] | _OSC_ITEMS[i >> 3] << 8
+                              for i in range(64))
+"""The verb and item part of a code's fact key by ``kind | card << 3`` (-1: the code makes none)."""
 _OSC_OTHER = frozenset({"capture", "start", "deal", "exchange", "decline", "score"})
 """The rarer Oscilloscope events that make facts (the frequent ones are inlined)."""
 
