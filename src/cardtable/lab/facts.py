@@ -428,10 +428,10 @@ def oscilloscope_facts(state: State) -> GameFacts:
                 if clears:
                     _count(counts, capturer, V_CLEARED, "CLEAR", turn, clears)
                 continue
-            part = _OSC_CODE_KEYS[kind_code | (code >> 3 & 56)]  # by the kind and the card (bits 6-8)
-            if part < 0:
+            verb_item = _OSC_CODE_KEYS[kind_code | (code >> 3 & 56)]  # by the kind and the card (bits 6-8)
+            if verb_item < 0:
                 continue  # a notice makes no fact
-            key = (code >> 3 & 7) | part | turn << 24
+            key = (code >> 3 & 7) | verb_item | turn << 24
             counts[key] = counts.get(key, 0) + 1
             continue
         kind: str = row[0]
