@@ -255,38 +255,57 @@ _JSON = _JsonText()
 
 def _fact_json(key: int, count: int) -> str:
     """The JSON text ``[seat,"verb","item",turn,count]`` of a packed key and its count."""
+    return f"{_fact_prefix(key & 0xFFFFFF)}{key >> 24},{count}]"
+
+
+def _fact_prefix(low: int) -> str:
+    """The JSON text ``[seat,"verb","item",`` of a key's seat, verb and item, made once."""
     j = _JSON
-    return f"[{key & 7},{j[str(_VERB_LIST[key >> 3 & 31])]},{j[_ITEMS[key >> 8 & 0xFFFF]]},{key >> 24},{count}]"
+    out = _PREFIX[low] = f"[{low & 7},{j[str(_VERB_LIST[low >> 3 & 31])]},{j[_ITEMS[low >> 8 & 0xFFFF]]},"
+    return out
+
+
+_PREFIX: Final[dict[int, str]] = {}
+"""The start of a fact's JSON text by its key's seat, verb and item (a few thousand in a run: they stay in cache)."""
 
 
 _FACT_TEXT: Final[dict[int, str]] = {}
-"""A fact's JSON text by ``key << 6 | count`` (counts below 64), made once: a run repeats a few thousand."""
+"""A fact's whole JSON text by ``key << 6 | count`` (counts below 64), for the facts a run repeats most.
+
+Kept small (``_FACT_TEXT_SIZE``): a lookup in a table that no longer fits the processor's cache
+costs more than making the text from its cached start."""
+_FACT_TEXT_SIZE: Final = 16384
 
 
 def _encode_counts(counts: _Counts) -> str:
     """Counted facts as their stored form's array items (no brackets), in the order each first happened.
 
-    The same text ``json.dumps`` makes of ``[seat, verb, item, turn, count]`` rows, looked up.
+    The same text ``json.dumps`` makes of ``[seat, verb, item, turn, count]`` rows: looked up, or
+    made from a cached start (seat, verb, item) and the two numbers.
 
     >>> counts = {}
     >>> _count(counts, 0, V_DRAWN, "fire_mage", 3, 2)
     >>> _encode_counts(counts)
     '[0,"drawn","fire_mage",3,2]'
     """
-    cache = _FACT_TEXT
+    texts = _FACT_TEXT
+    prefixes = _PREFIX
     parts: list[str] = []
     for key, n in counts.items():
         if not n:
             continue
-        if n >= 64:
-            parts.append(_fact_json(key, n))
-            continue
         key_count = key << 6 | n
-        text = cache.get(key_count)
+        text = texts.get(key_count) if n < 64 else None
         if text is None:
-            if len(cache) > 100_000:
-                cache.clear()
-            text = cache[key_count] = _fact_json(key, n)
+            low = key & 0xFFFFFF
+            prefix = prefixes.get(low)
+            if prefix is None:
+                prefix = _fact_prefix(low)
+            text = f"{prefix}{key >> 24},{n}]"
+            if n < 64:
+                if len(texts) >= _FACT_TEXT_SIZE:
+                    texts.clear()
+                texts[key_count] = text
         parts.append(text)
     return ",".join(parts)
 
