@@ -100,13 +100,14 @@ _PULSE_DRAW: Final = tuple({"player": p, "deck": "pulse"} for p in range(6))
 _TRIGGER_DRAW: Final = tuple({"player": p, "deck": "trigger"} for p in range(6))
 _CARD_SECRET: Final = tuple({"card": t} for t in TOKENS)
 
-# Compact events: the most frequent kinds (draws, refills, a set's start, placements, discards,
-# shifts and one-seat notices: nine tenths of a game's events) are logged as one int each and
-# become rows when the log is read (``_decode_event``); the lab's fact reader reads the ints as
+# Compact events: nearly every kind (draws, refills, a set's start, placements, discards, shifts,
+# captures, the noise count, one-seat notices: 96% of a random game's events) is logged as one int and
+# becomes a row when the log is read (``_decode_event``); the lab's fact reader reads the ints as
 # they are. Fields: the kind (bits 0-2), the player (3-5), a (6-15: the set's number; a card is
 # bits 6-8), b (16-18: the train), c (19-20: the refill's out level), the move (its action's index
 # in ``history``) from ``CODE_MOVE`` on. A value out of a code's range is logged as a row.
 assert len(TOKENS) <= 8, "a compact code gives a card three bits"
+
 CODE_DRAW_PULSE: Final = 1
 """A draw of pulse card ``a`` from the pulse deck, seen by its drawer only."""
 CODE_DRAW_TRIGGER: Final = 2
@@ -175,6 +176,11 @@ ORIGIN_ALLOWS: Final = ((True, True, True, True, False, False, False, False),
                         (False, False, True, False, True, True, True, True),
                         (True,) * 8)
 """``ORIGIN_ALLOWS[origin][card]``: the kinds a card of each origin can be."""
+
+
+def _gap_closes(row: list[int]) -> bool:
+    """A train with a gap closes it in the coming shift when a card follows the first gap."""
+    return row.count(EMPTY) != POSITIONS - row.index(EMPTY)
 
 
 # -- rule tables --------------------------------------------------------------------------------
@@ -1085,7 +1091,7 @@ class OscilloscopeState(State):
                 t = self.trigger_at(c, 0) if ride else None
                 dropped.append({"train": TRAIN_LETTERS[c], "card": TOKENS[row[0]],
                                 "trigger": TOKENS[t[2]] if t is not None else None})
-            elif row.count(EMPTY) != POSITIONS - row.index(EMPTY):  # a card after the first gap: it closes
+            elif _gap_closes(row):
                 closed.append(TRAIN_LETTERS[c])
         return {"dropped": dropped, "closed": closed}
 
@@ -1099,7 +1105,7 @@ class OscilloscopeState(State):
                 if ride and self.trigger_at(c, 0) is not None:
                     return 0
                 code |= (1 + row[0]) << (8 + 4 * c)
-            elif row.count(EMPTY) != POSITIONS - row.index(EMPTY):  # a card after the first gap: it closes
+            elif _gap_closes(row):
                 code |= SHIFT_CLOSES << (8 + 4 * c)
         return code
 
@@ -1563,7 +1569,7 @@ class OscilloscopeState(State):
             self._events.append(CODE_DRAW_TRIGGER | player << 3 | card << 6 | len(self.history) << CODE_MOVE)
 
     def _decode_event(self, code: int) -> tuple[Any, ...]:
-        """The row of a compact event (``CODE_DRAW_PULSE`` ... ``CODE_PLACE``); the draws' parts are shared."""
+        """The row of a compact event (``CODE_CAPTURE`` ... ``CODE_PLACE``); the draws' parts are shared."""
         kind = code & 7
         player = code >> 3 & 7
         a = code >> 6 & 1023

@@ -110,9 +110,9 @@ EV_TURN: Final = E.TURN
 EV_WISH: Final = E.WISH
 EV_WISHES_SHOWN: Final = E.WISHES_SHOWN
 
-# Compact codes: while recording, the most frequent events (a turn's start, energy, one-seat notices,
-# passes and attacks) are logged as one int each and become rows when the log is read
-# (``_decode_event``). Bits 0-3 name the code, bit 4 the seat, the move (the action's index in
+# Compact codes: while recording, nearly every event (all but looks, wishes, the deal and the setup,
+# jokers, reactions and the game's end) is logged as one int each and becomes a row when the log
+# is read (``_decode_event``). Bits 0-3 name the code, bit 4 the seat, the move (the action's index in
 # ``history``) is from ``CODE_MOVE`` on; a value out of a code's range is logged as a row instead.
 CODE_TURN: Final = 1
 """``CODE_TURN | seat << 4 | rescue << 5 | turn << 6 | move << CODE_MOVE``: ``turn`` starts for ``seat``."""
@@ -1144,8 +1144,7 @@ class UtahimeState(State):
             if now != before[seat]:
                 change = now - before[seat] + ENERGY_BIAS
                 if 0 <= change < 4096 and 0 <= now < 1 << 22:
-                    events.append(CODE_ENERGY | seat << 4 | change << 6 | now << 18
-                                        | len(self.history) << CODE_MOVE)
+                    events.append(CODE_ENERGY | seat << 4 | change << 6 | now << 18 | len(self.history) << CODE_MOVE)
                 else:
                     self._emit(EV_ENERGY, {"player": seat, "change": now - before[seat], "energy": now})
 
@@ -1195,7 +1194,7 @@ class UtahimeState(State):
             self._emit_effect(effect)
 
     def _decode_event(self, code: int) -> tuple[Any, ...]:
-        """The row of a compact event (``CODE_TURN`` ... ``CODE_ATTACK``): what the event would have logged."""
+        """The row of a compact event (``CODE_TURN`` ... ``CODE_TAKE``): what the event would have logged."""
         kind = code & 15
         seat = code >> 4 & 1
         move = code >> CODE_MOVE
