@@ -66,3 +66,19 @@ def test_compare_decks_ladder(tmp_path: Path) -> None:
     out = invoke("ladder", "zeta", "random", "heuristic", "-n", "6", "--name", "l", "--db", db, "--no-progress",
                  "--json", str(tmp_path / "l.json"))
     assert "skill depth" in out and json.loads((tmp_path / "l.json").read_text())["ratings"][0]["agent"] == "random"
+
+
+def test_facts_export_as_csv(tmp_path: Path) -> None:
+    """`lab facts NAME --csv FILE` writes one row per stored fact, with the seat's agent."""
+    import csv
+
+    db = f"sqlite:///{tmp_path / 'c.db'}"
+    invoke("run", "utahime", "-a", "heuristic", "random", "-n", "2", "--name", "u", "--db", db, "--no-progress")
+    out = invoke("facts", "u", "--csv", str(tmp_path / "facts.csv"), "--db", db)
+    rows = list(csv.DictReader((tmp_path / "facts.csv").open(encoding="utf-8")))
+    assert f"wrote {len(rows):,} facts" in out and len(rows) > 20
+    assert {r["game"] for r in rows} == {"0", "1"} and {r["agent"] for r in rows} == {"heuristic", "random"}
+    assert {r["verb"] for r in rows} >= {"played", "drawn", "opening"}
+    bad = CliRunner().invoke(cli(), ["lab", "facts", "u", "--csv", str(tmp_path / "no" / "such" / "dir.csv"),
+                                     "--db", db])
+    assert bad.exit_code == 2 and "cannot write" in bad.output

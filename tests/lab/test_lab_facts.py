@@ -9,17 +9,19 @@ import pytest
 
 import cardtable
 from cardtable.core import State
+from cardtable.core.rng import QuickRandom
 from cardtable.lab.facts import Verb, utahime_card
 from cardtable.lab.storage import LabStore, LoadedRun
-from cardtable.lab.study import PlayedGame, agent_rng
+from cardtable.lab.study import PlayedGame, agent_seed
 
 
 def replay_random(run: LoadedRun, game: PlayedGame) -> State:
-    """Play the game again as the lab's random agents did: same seed, the same RNG shared by the seats."""
+    """Play the game again as the lab's random agents did: same seed, the same RNG shared by the seats
+    (a ``QuickRandom``: every seat is a uniformly random agent)."""
     config = run.info.config
     state = cardtable.load_game(config.game, **dict(config.rules)).new_game(seed=game.seed, record_events=True,
                                                                             **dict(config.setup))
-    rng = agent_rng(config.seed, game.group, game.rotation)
+    rng = QuickRandom(agent_seed(config.seed, game.group, game.rotation))
     while state.current_player is not None:
         legal = state.legal_actions()
         state.apply(legal[int(rng.random() * len(legal))])
@@ -210,6 +212,8 @@ def test_facts_read_from_compact_codes_equal_facts_read_from_the_decoded_events(
         state.events  # noqa: B018 - decodes every code in place
         assert all(type(row) is not int for row in state.event_rows())
         from_events = game_facts(state)
+        assert from_codes.packed() == from_events.packed(), seed
         assert from_codes.encoded() == from_events.encoded(), seed
+        assert from_codes.facts and from_codes.facts == from_events.facts, seed
         assert from_codes.turns == from_events.turns and from_codes.first_player == from_events.first_player
     assert coded > 20 * 20

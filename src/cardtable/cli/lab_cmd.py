@@ -259,6 +259,27 @@ def report_cmd(
     _write(report, html, json_out, csv_dir)
 
 
+@app.command("facts")
+def facts_cmd(
+    name: Annotated[str, typer.Argument(help="A stored run (see `cardtable lab list`).")],
+    out: Annotated[Path, typer.Option("--csv", help="The CSV file to write.")],
+    db: DbOpt = None,
+) -> None:
+    """Every stored fact of a run, one CSV row each: game, seat, verb, item, turn, count (for your own tools)."""
+    from cardtable.lab.storage import NoSuchRun, write_facts_csv
+
+    lab = _open(db)
+    try:
+        rows = write_facts_csv(lab.load(name), out)
+    except NoSuchRun as exc:
+        raise _fail(str(exc)) from None
+    except OSError as exc:
+        raise _fail(f"cannot write {out}: {exc.strerror or exc}") from None
+    finally:
+        lab.close()
+    console.print(f"wrote {rows:,} facts to {out}", markup=False)
+
+
 @app.command("list")
 def list_cmd(db: DbOpt = None) -> None:
     """The stored runs: name, game, agents, games stored of planned."""

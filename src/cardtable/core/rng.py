@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 import secrets
-from typing import Any
+from typing import Any, Final
 
 from .errors import InvalidPosition
 
@@ -55,3 +55,66 @@ def shuffle(items: list[Any], rng: random.Random) -> None:
     for i in range(len(items) - 1, 0, -1):
         j = int(rand() * (i + 1))
         items[i], items[j] = items[j], items[i]
+
+
+_M32: Final = 0xFFFFFFFF
+
+
+def _mix32(x: int) -> int:
+    """A 32-bit integer hash (xor-shift-multiply; multipliers under 2**30, so no product leaves 62 bits)."""
+    x ^= x >> 16
+    x = (x * 0x2C1B3C6D) & _M32
+    x ^= x >> 12
+    x = (x * 0x297A2D39) & _M32
+    return x ^ x >> 15
+
+
+class QuickRandom:
+    """A small seeded generator for bulk simulation: xoshiro128++ on 32-bit words.
+
+    Seeding it costs a fraction of a microsecond where ``random.Random`` fills the Mersenne
+    Twister's 624 words; the lab gives one to each game whose seats are all uniformly random
+    agents, which ask nothing but ``random()`` to pick one of a few dozen actions. Its numbers are
+    the same in the compiled and the pure build.
+
+    >>> a, b = QuickRandom(7), QuickRandom(7)
+    >>> [a.random() for _ in range(3)] == [b.random() for _ in range(3)]
+    True
+    >>> xs = [a.random() for _ in range(10_000)]
+    >>> all(0.0 <= x < 1.0 for x in xs), round(sum(xs) / len(xs), 1)
+    (True, 0.5)
+    """
+
+    def __init__(self, seed: int) -> None:
+        """The generator for ``seed`` (a non-negative int; its four words are hashes of ``hash(seed)``)."""
+        h = hash(seed)
+        lo = h & _M32
+        hi = h >> 32 & _M32
+        self.a = _mix32(lo ^ 0x6A09E667)
+        self.b = _mix32(hi ^ 0x3C6EF372)
+        self.c = _mix32(lo ^ hi ^ 0x510E527F)
+        self.d = _mix32((lo + hi + 0x1F83D9AB) & _M32) or 1
+
+    def next32(self) -> int:
+        """The next 32-bit output."""
+        a = self.a
+        b = self.b
+        c = self.c
+        d = self.d
+        x = (a + d) & _M32
+        out = (((x << 7) & _M32 | x >> 25) + a) & _M32
+        t = (b << 9) & _M32
+        c ^= a
+        d ^= b
+        b ^= c
+        a ^= d
+        c ^= t
+        self.a = a
+        self.b = b
+        self.c = c
+        self.d = (d << 11) & _M32 | d >> 21
+        return out
+
+    def random(self) -> float:
+        """A float in [0, 1) from one 32-bit output (plenty to pick one of a few hundred actions)."""
+        return self.next32() * 2.3283064365386963e-10

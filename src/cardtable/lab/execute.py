@@ -152,7 +152,7 @@ def run_study(lab: LabStore, name: str, config: StudyConfig | None = None, *, jo
 
     ``executor`` None plays in this process when ``jobs`` is 1, else in a pool of ``jobs`` processes.
     """
-    info = lab.create(name, config) if config is not None else lab.get(name)
+    info = lab.create(name, config) if config is not None else lab.adopt_codebook(lab.get(name))
     done = lab.stored_indexes(info.id)
     todo = [t for t in plan(info.config) if t.index not in done]
     stored = len(done)

@@ -20,6 +20,8 @@ True
 from __future__ import annotations
 
 import json
+import sys
+from array import array
 from collections.abc import Callable, Iterable, Mapping
 from enum import StrEnum
 from typing import Any, Final, NamedTuple
@@ -48,7 +50,7 @@ from cardtable.games.utahime.state import NOTICE_STALL as UTA_NOTICE_STALL
 from cardtable.games.utahime.state import NOTICE_SUCCESS as UTA_NOTICE_SUCCESS
 from cardtable.games.utahime.state import TOKENS as UTA_TOKENS
 from cardtable.games.zeta.cards import CARDS as ZETA_CARDS
-from cardtable.games.zeta.state import CODE_DRAW, CODE_PLACE
+from cardtable.games.zeta.state import CODE_DESTROY, CODE_DRAW, CODE_PLACE
 
 
 class Verb(StrEnum):
@@ -111,7 +113,7 @@ _new_tuple = tuple.__new__
 
 
 def decode_facts(text: str) -> tuple[Fact, ...]:
-    """Facts from their stored form (``encode_facts``): a JSON array of ``[seat, verb, item, turn, count]``.
+    """Facts from their JSON form (``encode_facts``): an array of ``[seat, verb, item, turn, count]``.
 
     >>> decode_facts(encode_facts((Fact(0, Verb.PLAYED, "fire_mage", 3),)))
     (Fact(seat=0, verb=<Verb.PLAYED: 'played'>, item='fire_mage', turn=3, count=1),)
@@ -121,22 +123,115 @@ def decode_facts(text: str) -> tuple[Fact, ...]:
 
 
 def encode_facts(facts: Iterable[Fact]) -> str:
-    """The stored form of facts: one compact JSON array (a verb is its string)."""
+    """The JSON form of facts: one compact array (a verb is its string)."""
     return json.dumps([[s, str(v), i, t, n] for s, v, i, t, n in facts], separators=(",", ":"), ensure_ascii=False)
+
+
+class Codebook(NamedTuple):
+    """What the ints of packed facts name: the verbs and the items by index (a run stores its own).
+
+    A packed fact is one int64, ``seat | verb << 3 | item << 8 | turn << 24 | count << 40``
+    (``PACKED_LAYOUT``), stored little-endian.
+    """
+
+    verbs: tuple[str, ...]
+    items: tuple[str, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        """The codebook as the JSON object a run keeps (with the layout, for readers outside the lab)."""
+        return {"layout": PACKED_LAYOUT, "verbs": list(self.verbs), "items": list(self.items)}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Codebook:
+        """Read a codebook written by ``to_json`` (ValueError for another layout)."""
+        if data.get("layout") != PACKED_LAYOUT:
+            raise ValueError(f"packed facts in layout {data.get('layout')!r}; this version reads {PACKED_LAYOUT!r}")
+        return cls(tuple(str(v) for v in data["verbs"]), tuple(str(i) for i in data["items"]))
+
+    def extends(self, other: Codebook) -> bool:
+        """True if this codebook names every code of ``other`` the same way (it may name more)."""
+        return self.verbs[:len(other.verbs)] == other.verbs and self.items[:len(other.items)] == other.items
+
+
+PACKED_LAYOUT: Final = "seat:0-2 verb:3-7 item:8-23 turn:24-39 count:40-62"
+"""The bit fields of a packed fact, lowest bit first."""
+_COUNT_SHIFT: Final = 40
+_LITTLE: Final = sys.byteorder == "little"
+
+
+def pack_facts(facts: Iterable[Fact], codebook: Codebook | None = None) -> tuple[bytes, tuple[Fact, ...]]:
+    """Facts as packed ints (``codebook``: this process's, ``CODEBOOK``), and the facts it cannot pack.
+
+    >>> codes, rest = pack_facts([Fact(1, Verb.DRAWN, "fire_mage", 4, 2), Fact(0, Verb.OPTION, "my own card", 2)])
+    >>> unpack_facts(codes), rest
+    ((Fact(seat=1, verb=<Verb.DRAWN: 'drawn'>, item='fire_mage', turn=4, count=2),), (Fact(seat=0, verb=<Verb.OPTION: 'option'>, item='my own card', turn=2, count=1),))
+    """
+    book = codebook if codebook is not None else CODEBOOK
+    verb_index = {v: i for i, v in enumerate(book.verbs)}
+    item_index = {v: i for i, v in enumerate(book.items)}
+    packed: list[int] = []
+    rest: list[Fact] = []
+    for f in facts:
+        v = verb_index.get(str(f.verb))
+        i = item_index.get(f.item)
+        if v is None or i is None or not (0 <= f.seat < 8 and 0 <= f.turn < 1 << 16 and 0 < f.count < 1 << 23):
+            rest.append(f)
+        else:
+            packed.append(f.seat | v << 3 | i << 8 | f.turn << 24 | f.count << _COUNT_SHIFT)
+    return _to_bytes(packed), tuple(rest)
+
+
+def _to_bytes(ints: list[int]) -> bytes:
+    """Ints as little-endian int64s."""
+    out = array("q", ints)
+    if not _LITTLE:
+        out.byteswap()
+    return out.tobytes()
+
+
+def unpack_facts(codes: bytes, codebook: Codebook | None = None) -> tuple[Fact, ...]:
+    """Facts from packed ints (``pack_facts``; ``codebook``: the one they were packed with).
+
+    A fact may come in several ints (a reader packs each occurrence as it meets it): their counts
+    add up, and the fact keeps the place of its first.
+
+    >>> codes, _ = pack_facts([Fact(0, Verb.PLAYED, "fire_mage", 3), Fact(1, Verb.DRAWN, "wind_mage", 3)])
+    >>> [(f.item, f.count) for f in unpack_facts(codes + codes[:8])]
+    [('fire_mage', 2), ('wind_mage', 1)]
+    """
+    book = codebook if codebook is not None else CODEBOOK
+    ints = array("q")
+    ints.frombytes(codes)
+    if not _LITTLE:
+        ints.byteswap()
+    counts: dict[int, int] = {}
+    for c in ints:
+        key = c & _KEY_MASK
+        counts[key] = counts.get(key, 0) + (c >> _COUNT_SHIFT)
+    verbs = tuple(_VERBS[v] for v in book.verbs)
+    items = book.items
+    return tuple(_new_tuple(Fact, (k & 7, verbs[k >> 3 & 31], items[k >> 8 & 0xFFFF], k >> 24, n))
+                 for k, n in counts.items())
+
+
+_KEY_MASK: Final = (1 << 40) - 1
 
 
 class GameFacts:
     """Everything the lab keeps about one finished game besides its outcome.
 
-    The facts travel from a worker and into the store in their encoded form (one JSON text), which
-    is made once, in the worker; they are decoded only when read.
+    The facts travel from a worker and into the store in their stored form, made once in the worker:
+    packed ints (``codes``, named by a ``Codebook``) and, for the rare fact whose item the codebook
+    does not name (an option card of a players' own set), a JSON text (``encoded``). They are
+    decoded only when read.
     """
 
-    __slots__ = ("first_player", "turns", "context", "_facts", "_encoded", "_context_json")
+    __slots__ = ("first_player", "turns", "context", "_facts", "_encoded", "_codes", "_codebook", "_context_json")
 
     def __init__(self, first_player: int | None, turns: int, facts: tuple[Fact, ...] | None = (),
-                 context: tuple[dict[str, Any], ...] = (), *, encoded: str | None = None) -> None:
-        """Facts given as tuples, or (``facts=None``) as their ``encoded`` text."""
+                 context: tuple[dict[str, Any], ...] = (), *, encoded: str | None = None, codes: bytes = b"",
+                 codebook: Codebook | None = None) -> None:
+        """Facts given as tuples, or (``facts=None``) as their stored form: ``codes`` and ``encoded`` text."""
         self.first_player = first_player
         """The seat that moved first (None if the game names none)."""
         self.turns = turns
@@ -145,22 +240,33 @@ class GameFacts:
         """Per seat: what the setup gave it (a Zeta deck's name, Utahime option cards) and final score parts."""
         self._facts = facts
         self._encoded = encoded
+        self._codes = codes
+        self._codebook = codebook
         self._context_json: str | None = None
         if facts is None and encoded is None:
-            raise ValueError("GameFacts needs its facts or their encoded text")
+            raise ValueError("GameFacts needs its facts or their stored form")
 
     @property
     def facts(self) -> tuple[Fact, ...]:
-        """Every fact of the game, in the order each first happened (decoded when first read)."""
+        """Every fact of the game, in the order each first happened (decoded when first read).
+
+        Facts the codebook could not name come last.
+        """
         if self._facts is None:
-            self._facts = decode_facts(self._encoded or "[]")
+            packed = unpack_facts(self._codes, self._codebook) if self._codes else ()
+            rest = decode_facts(self._encoded) if self._encoded and self._encoded != "[]" else ()
+            self._facts = packed + rest
         return self._facts
 
     def encoded(self) -> str:
-        """The facts' stored form (``encode_facts``), made once."""
+        """The JSON text of the facts not packed (``encode_facts``; ``[]`` for most games), made once."""
         if self._encoded is None:
             self._encoded = encode_facts(self._facts or ())
         return self._encoded
+
+    def packed(self) -> bytes:
+        """The packed facts (``pack_facts``; empty when the facts were given as tuples)."""
+        return self._codes
 
     def encoded_context(self) -> str:
         """The context as compact JSON text, made once (by the worker, when the facts travel)."""
@@ -170,7 +276,8 @@ class GameFacts:
         return self._context_json
 
     def __reduce__(self) -> tuple[Any, ...]:
-        return (_game_facts, (self.first_player, self.turns, self.encoded(), self.context, self.encoded_context()))
+        return (_game_facts, (self.first_player, self.turns, self.encoded(), self.context, self.encoded_context(),
+                              self._codes))
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, GameFacts):
@@ -186,8 +293,8 @@ class GameFacts:
 
 
 def _game_facts(first_player: int | None, turns: int, encoded: str, context: tuple[dict[str, Any], ...],
-                context_json: str | None = None) -> GameFacts:
-    out = GameFacts(first_player, turns, None, context, encoded=encoded)
+                context_json: str | None = None, codes: bytes = b"") -> GameFacts:
+    out = GameFacts(first_player, turns, None, context, encoded=encoded, codes=codes)
     out._context_json = context_json
     return out
 
@@ -196,7 +303,6 @@ def _game_facts(first_player: int | None, turns: int, encoded: str, context: tup
 # ``seat | verb << 3 | item << 8 | turn << 24``: the seat (up to 8), the verb's index in ``Verb``,
 # the item's index in ``_ITEMS`` (interned once per process), the turn. Counting with int keys
 # makes no tuple and hashes nothing; each key's JSON text, with its count, is made once.
-_Counts = dict[int, int]
 _VERB_LIST: Final = tuple(Verb)
 _V: Final = {v: i << 3 for i, v in enumerate(_VERB_LIST)}
 """Each verb's index, shifted into its place in a key."""
@@ -234,87 +340,43 @@ def _item(name: str) -> int:
     return i
 
 
-def _count(counts: _Counts, seat: int, verb: int, item: str, turn: int, n: int = 1) -> None:
-    """Add ``n`` to the fact ``(seat, verb, item, turn)`` (``verb`` as shifted in ``_V``)."""
-    key = seat | verb | _item(item) << 8 | turn << 24
-    counts[key] = counts.get(key, 0) + n
+class _Tally:
+    """A game's facts as they are read: one packed int per occurrence (``keys``, counted when the
+    facts are decoded), and the JSON items of the facts ``CODEBOOK`` cannot pack (``rest``)."""
+
+    def __init__(self) -> None:
+        self.keys: list[int] = []
+        self.rest: list[str] = []
 
 
-class _JsonText(dict[Any, str]):
-    """The JSON text of each string or int, made once (the parts of the facts)."""
-
-    def __missing__(self, value: Any) -> str:
-        if len(self) > 20_000:
-            self.clear()
-        out = self[value] = json.dumps(value, ensure_ascii=False)
-        return out
+_ONE: Final = 1 << 40
+"""A count of one, in its place in a packed fact (``PACKED_LAYOUT``)."""
+_TURN_LIMIT: Final = 1 << 16
+_COUNT_LIMIT: Final = 1 << 23
 
 
-_JSON = _JsonText()
+def _count(tally: _Tally, seat: int, verb: int, item: str, turn: int, n: int = 1) -> None:
+    """Add ``n`` to the fact ``(seat, verb, item, turn)`` (``verb`` as shifted in ``_V``).
 
-
-def _fact_json(key: int, count: int) -> str:
-    """The JSON text ``[seat,"verb","item",turn,count]`` of a packed key and its count."""
-    return f"{_fact_prefix(key & 0xFFFFFF)}{key >> 24},{count}]"
-
-
-def _fact_prefix(low: int) -> str:
-    """The JSON text ``[seat,"verb","item",`` of a key's seat, verb and item, made once."""
-    j = _JSON
-    out = _PREFIX[low] = f"[{low & 7},{j[str(_VERB_LIST[low >> 3 & 31])]},{j[_ITEMS[low >> 8 & 0xFFFF]]},"
-    return out
-
-
-_PREFIX: Final[dict[int, str]] = {}
-"""The start of a fact's JSON text by its key's seat, verb and item (a few thousand in a run: they stay in cache)."""
-
-
-_FACT_TEXT: Final[dict[int, str]] = {}
-"""A fact's whole JSON text by ``key << 6 | count`` (counts below 64), for the facts a run repeats most.
-
-Kept small (``_FACT_TEXT_SIZE``): a lookup in a table that no longer fits the processor's cache
-costs more than making the text from its cached start."""
-_FACT_TEXT_SIZE: Final = 16384
-
-
-def _encode_counts(counts: _Counts) -> str:
-    """Counted facts as their stored form's array items (no brackets), in the order each first happened.
-
-    The same text ``json.dumps`` makes of ``[seat, verb, item, turn, count]`` rows: looked up, or
-    made from a cached start (seat, verb, item) and the two numbers.
-
-    >>> counts = {}
-    >>> _count(counts, 0, V_DRAWN, "fire_mage", 3, 2)
-    >>> _encode_counts(counts)
-    '[0,"drawn","fire_mage",3,2]'
+    >>> tally = _Tally()
+    >>> _count(tally, 0, V_DRAWN, "fire_mage", 3, 2)
+    >>> _count(tally, 1, V_OPTION, "my own card", 5)
+    >>> unpack_facts(_to_bytes(tally.keys)), tally.rest
+    ((Fact(seat=0, verb=<Verb.DRAWN: 'drawn'>, item='fire_mage', turn=3, count=2),), ['[1,"option","my own card",5,1]'])
     """
-    texts = _FACT_TEXT
-    prefixes = _PREFIX
-    parts: list[str] = []
-    for key, n in counts.items():
-        if not n:
-            continue
-        key_count = key << 6 | n
-        text = texts.get(key_count) if n < 64 else None
-        if text is None:
-            low = key & 0xFFFFFF
-            prefix = prefixes.get(low)
-            if prefix is None:
-                prefix = _fact_prefix(low)
-            text = f"{prefix}{key >> 24},{n}]"
-            if n < 64:
-                if len(texts) >= _FACT_TEXT_SIZE:
-                    texts.clear()
-                texts[key_count] = text
-        parts.append(text)
-    return ",".join(parts)
+    i = _item(item)
+    if i < _NAMED_ITEMS and 0 <= seat < 8 and 0 <= turn < _TURN_LIMIT and 0 < n < _COUNT_LIMIT:
+        tally.keys.append(seat | verb | i << 8 | turn << 24 | n << 40)
+    else:
+        tally.rest.append(json.dumps([seat, str(_VERB_LIST[verb >> 3]), _ITEMS[i], turn, n], separators=(",", ":"),
+                                     ensure_ascii=False))
 
 
-def _game_facts_of(first: int | None, turns: int, counts: _Counts, context: tuple[dict[str, Any], ...],
-                   head: str = "") -> GameFacts:
-    """The game's facts from its counts, encoded at once; ``head`` is encoded facts that come first."""
-    body = _encode_counts(counts)
-    return GameFacts(first, turns, None, context, encoded=f"[{head}{',' if head and body else ''}{body}]")
+def _game_facts_of(first: int | None, turns: int, tally: _Tally, context: tuple[dict[str, Any], ...],
+                   head: bytes = b"") -> GameFacts:
+    """The game's facts from its tally, packed at once; ``head`` is packed facts that come first."""
+    return GameFacts(first, turns, None, context, encoded=f"[{','.join(tally.rest)}]",
+                     codes=head + _to_bytes(tally.keys), codebook=CODEBOOK)
 
 
 def _merged(public: Mapping[str, Any] | None, secret: Mapping[str, Any] | None) -> Mapping[str, Any]:
@@ -325,22 +387,22 @@ def _merged(public: Mapping[str, Any] | None, secret: Mapping[str, Any] | None) 
 
 
 # -- Zeta ----------------------------------------------------------------------------------------
-_ZETA_DECKS: dict[tuple[int, int], tuple[Any, str]] = {}
+_ZETA_DECKS: dict[tuple[int, int], tuple[Any, bytes]] = {}
 
 
-def _zeta_deck_facts(state: State) -> str:
-    """The ``in_deck`` facts of both decklists, encoded; cached per game and setup unless a deck is drawn at random."""
+def _zeta_deck_facts(state: State) -> bytes:
+    """The ``in_deck`` facts of both decklists, packed; cached per game and setup unless a deck is drawn at random."""
     setup = state.setup
     key = (id(state.game), id(setup))
     found = _ZETA_DECKS.get(key)
     if found is not None and found[0] is setup:
         return found[1]
-    counts: _Counts = {}
+    tally = _Tally()
     for token, copies in sorted(state.expected_cards().items()):
         owner, _, card_id = token.partition(":")
         if owner.isdigit():
-            _count(counts, int(owner), V_IN_DECK, card_id, 0, copies)
-    encoded = _encode_counts(counts)
+            _count(tally, int(owner), V_IN_DECK, card_id, 0, copies)
+    encoded = _to_bytes(tally.keys)  # every Zeta card is in the codebook: ``tally.rest`` is empty
     if "random" not in setup.get("decks", ()):
         if len(_ZETA_DECKS) > 256:
             _ZETA_DECKS.clear()
@@ -351,10 +413,11 @@ def _zeta_deck_facts(state: State) -> str:
 def zeta_facts(state: State) -> GameFacts:
     """Zeta: decks, opening hands (ZETA-R9-R11), draws (R28), placements (R14), destroyed cards (R25).
 
-    The turn starts, draws and plain placements come as the engine's compact codes (ints) and are
-    counted without unpacking a row: a code's card index is the card's item index.
+    The turn starts, draws, plain placements and destroyed cards come as the engine's compact codes
+    (ints) and are counted without unpacking a row: a code's card index is the card's item index.
     """
-    counts: _Counts = {}
+    tally = _Tally()
+    keys = tally.keys
     turn = 0
     first: int | None = None
     for row in state.event_rows():
@@ -365,20 +428,23 @@ def zeta_facts(state: State) -> GameFacts:
                 key = (code >> 2 & 1) | V_DRAWN | (code >> 3 & 1023) << 8 | turn << 24
             elif kind == CODE_PLACE:
                 key = (code >> 2 & 1) | V_PLAYED | (code >> 3 & 1023) << 8 | turn << 24
+            elif kind == CODE_DESTROY:  # the owner's card, destroyed or removed (bit 15)
+                key = ((code >> 2 & 1) | (V_REMOVED if code >> 15 & 1 else V_DESTROYED) | (code >> 3 & 31) << 8
+                       | turn << 24)
             else:  # CODE_TURN
                 turn = code >> 3 & 1023
                 continue
-            counts[key] = counts.get(key, 0) + 1
+            keys.append(key | _ONE)
             continue
         kind_name: str = row[0]
         pub = row[1]
         sec = row[2]
         if kind_name == "draw":
-            _count(counts, pub["player"], V_DRAWN, sec["card"] if sec else "?", turn)
+            _count(tally, pub["player"], V_DRAWN, sec["card"] if sec else "?", turn)
         elif kind_name == "turn":
             turn = int(pub["turn"])
         elif kind_name == "place":
-            _count(counts, pub["player"], V_PLAYED, pub["card"], turn)
+            _count(tally, pub["player"], V_PLAYED, pub["card"], turn)
         elif kind_name in _ZETA_OTHER:
             e = _merged(pub, sec)
             seat = e.get("player")
@@ -386,20 +452,20 @@ def zeta_facts(state: State) -> GameFacts:
                 first = int(e["player"])
             elif kind_name == "deal" and isinstance(seat, int):
                 for card_id in e.get("cards", ()):
-                    _count(counts, seat, V_OPENING, card_id, turn)
+                    _count(tally, seat, V_OPENING, card_id, turn)
             elif kind_name == "mulligan" and e.get("taken") and isinstance(seat, int):
-                for key in [k for k in counts if k & 7 == seat and k & 0xF8 == V_OPENING]:
-                    del counts[key]  # ZETA-R11: the new hand is the opening hand
+                # ZETA-R11: the new hand is the opening hand
+                tally.keys = keys = [k for k in keys if not (k & 7 == seat and k & 0xF8 == V_OPENING)]
                 for card_id in e.get("cards", ()):
-                    _count(counts, seat, V_OPENING, card_id, turn)
+                    _count(tally, seat, V_OPENING, card_id, turn)
             else:
                 verb, who = _ZETA_OTHER[kind_name]
                 seat = e.get(who)
                 if verb is not None and isinstance(seat, int):
-                    _count(counts, seat, _V[verb], e["card"], turn)
+                    _count(tally, seat, _V[verb], e["card"], turn)
     decks = state.setup.get("decks", [])
     context = tuple({"deck": _deck_name(decks[s]) if s < len(decks) else "?"} for s in range(state.num_players))
-    return _game_facts_of(first, turn, counts, context, _zeta_deck_facts(state))
+    return _game_facts_of(first, turn, tally, context, _zeta_deck_facts(state))
 
 
 _ZETA_OTHER: dict[str, tuple[Verb | None, str]] = {
@@ -418,7 +484,8 @@ def _deck_name(spec: Any) -> str:
 # -- Oscilloscope --------------------------------------------------------------------------------
 def oscilloscope_facts(state: State) -> GameFacts:
     """Oscilloscope: dealt and drawn cards, triggers placed (OSC-R12), captures (R29, R30), refills (R37)."""
-    counts: _Counts = {}
+    tally = _Tally()
+    keys = tally.keys
     turn = 0
     first: int | None = 0 if state.num_players == 1 else None
     context: list[dict[str, Any]] = [{} for _ in range(state.num_players)]
@@ -437,21 +504,21 @@ def oscilloscope_facts(state: State) -> GameFacts:
                     nibble = train_cards & 15
                     if nibble:
                         key = capturer | V_CAPTURED | items[nibble - 1] << 8 | turn << 24
-                        counts[key] = counts.get(key, 0) + 1
+                        keys.append(key | _ONE)
                     train_cards >>= 4
                 kept = code >> 9 & 15
                 if kept:
                     key = capturer | V_KEPT | items[kept - 1] << 8 | turn << 24
-                    counts[key] = counts.get(key, 0) + 1
+                    keys.append(key | _ONE)
                 clears = code >> 13 & 7
                 if clears:
-                    _count(counts, capturer, V_CLEARED, "CLEAR", turn, clears)
+                    _count(tally, capturer, V_CLEARED, "CLEAR", turn, clears)
                 continue
             verb_item = _OSC_CODE_KEYS[kind_code | (code >> 3 & 56)]  # by the kind and the card (bits 6-8)
             if verb_item < 0:
                 continue  # a notice makes no fact
             key = (code >> 3 & 7) | verb_item | turn << 24
-            counts[key] = counts.get(key, 0) + 1
+            keys.append(key | _ONE)
             continue
         kind: str = row[0]
         pub = row[1]
@@ -459,41 +526,41 @@ def oscilloscope_facts(state: State) -> GameFacts:
             sec = row[2]
             card = sec.get("card") if sec else pub.get("card")
             if card is not None:
-                _count(counts, pub["player"], V_DRAWN, card, turn)
+                _count(tally, pub["player"], V_DRAWN, card, turn)
         elif kind == "refill":
-            _count(counts, pub["player"], V_REFILLED, pub["card"], turn)
+            _count(tally, pub["player"], V_REFILLED, pub["card"], turn)
         elif kind == "turn":
             turn = int(pub.get("set", turn))
         elif kind == "place":
-            _count(counts, pub["player"], V_PLAYED, pub["card"], turn)
+            _count(tally, pub["player"], V_PLAYED, pub["card"], turn)
         elif kind == "discard":
-            _count(counts, pub["player"], V_DISCARDED, pub["card"], turn)
+            _count(tally, pub["player"], V_DISCARDED, pub["card"], turn)
         elif kind in _OSC_OTHER:
             e = _merged(pub, row[2])
             seat = e.get("player")
             if kind == "capture" and isinstance(seat, int):
                 for part in e.get("cards", ()):
-                    _count(counts, seat, V_CAPTURED, part["card"], turn)
+                    _count(tally, seat, V_CAPTURED, part["card"], turn)
                 if e.get("kept"):
-                    _count(counts, seat, V_KEPT, e["kept"], turn)
+                    _count(tally, seat, V_KEPT, e["kept"], turn)
                 clears = len(e.get("clears") or ())
                 if clears:
-                    _count(counts, seat, V_CLEARED, "CLEAR", turn, clears)
+                    _count(tally, seat, V_CLEARED, "CLEAR", turn, clears)
             elif kind == "start":
                 first = int(e["player"])
             elif kind == "deal" and isinstance(seat, int):
                 for card in [*e.get("pulse_cards", ()), *e.get("trigger_cards", ())]:
-                    _count(counts, seat, V_OPENING, card, turn)
+                    _count(tally, seat, V_OPENING, card, turn)
             elif kind == "exchange":
-                _count(counts, 0, V_SPECIAL, "exchange", turn)
+                _count(tally, 0, V_SPECIAL, "exchange", turn)
             elif kind == "decline" and isinstance(seat, int):
-                _count(counts, seat, V_SPECIAL, "decline_capture", turn)
+                _count(tally, seat, V_SPECIAL, "decline_capture", turn)
             elif kind == "score":
                 for score_row in e.get("scores", ()):
                     p = score_row.get("player")
                     if isinstance(p, int) and 0 <= p < len(context):
                         context[p].update({k: v for k, v in score_row.items() if k != "player"})
-    return _game_facts_of(first, turn, counts, tuple(context))
+    return _game_facts_of(first, turn, tally, tuple(context))
 
 
 _OSC_ITEMS: Final = tuple(_item(token) for token in OSC_TOKENS)
@@ -566,7 +633,8 @@ _UTAHIME_CARDS = _CardNames()
 
 def utahime_facts(state: State) -> GameFacts:
     """Utahime: hands, attacks by card (UTA-R14), blocks (R21), special plays, option and hero cards."""
-    counts: _Counts = {}
+    tally = _Tally()
+    keys = tally.keys
     names = _UTAHIME_CARDS
     turn = 0
     first: int | None = None
@@ -584,35 +652,34 @@ def utahime_facts(state: State) -> GameFacts:
             if code_kind == UTA_CODE_ATTACK:
                 card_index = code >> 6 & 127
                 attack = _UTA_ITEM_NAMES[card_index]
-                keys = _UTA_ATTACK_KEYS[card_index | (code >> 6 & 128)]
+                parts = _UTA_ATTACK_KEYS[card_index | (code >> 6 & 128)]
             elif code_kind == UTA_CODE_NOTICE:
                 notice = code >> 6 & 7
                 if notice == UTA_NOTICE_SUCCESS:
-                    keys = (_K_SUCCESS, V_SUCCEEDED | _item(attack) << 8)
+                    parts = (_K_SUCCESS, V_SUCCEEDED | _item(attack) << 8)
                 elif notice == UTA_NOTICE_STALL:
-                    keys = (_K_STALL,)
+                    parts = (_K_STALL,)
                 else:
                     continue
             elif code_kind == UTA_CODE_PASS:
-                keys = (_K_PASS,)
+                parts = (_K_PASS,)
             elif code_kind == UTA_CODE_BLOCK:
-                keys = (_K_BLOCK, V_BLOCKED | _UTA_ITEMS[code >> 6 & 127] << 8)
+                parts = (_K_BLOCK, V_BLOCKED | _UTA_ITEMS[code >> 6 & 127] << 8)
             elif code_kind == UTA_CODE_COSMIC:
-                keys = (_K_COSMIC,)
+                parts = (_K_COSMIC,)
             elif code_kind == UTA_CODE_DRAW:
-                keys = tuple(V_DRAWN | _UTA_ITEMS[code >> (9 + 7 * i) & 127] << 8 for i in range(code >> 6 & 7))
+                parts = tuple(V_DRAWN | _UTA_ITEMS[code >> (9 + 7 * i) & 127] << 8 for i in range(code >> 6 & 7))
             elif code_kind == UTA_CODE_HEART_NEXT:
-                keys = (_K_HEART_NEXT,)
+                parts = (_K_HEART_NEXT,)
             elif code_kind == UTA_CODE_SET:
-                keys = (_K_SET,)
+                parts = (_K_SET,)
             elif code_kind == UTA_CODE_TAKE:  # a fact of the seat whose card is taken
                 at ^= 1
-                keys = (V_TAKEN | _UTA_ITEMS[code >> 6 & 127] << 8,)
+                parts = (V_TAKEN | _UTA_ITEMS[code >> 6 & 127] << 8,)
             else:
                 continue  # energy, effects, reveals and picks make no facts
-            for part in keys:
-                key = part | at
-                counts[key] = counts.get(key, 0) + 1
+            for part in parts:
+                keys.append(part | at | _ONE)
             continue
         kind: str = row[0]
         if kind == "turn":
@@ -628,50 +695,50 @@ def utahime_facts(state: State) -> GameFacts:
             if kind == "setup":
                 first = int(e["first_player"])
             elif kind in ("take", "discard") and "card" in e and isinstance(e.get("target"), int):
-                _count(counts, e["target"], V_TAKEN, names[e["card"]], turn)
+                _count(tally, e["target"], V_TAKEN, names[e["card"]], turn)
             continue
         seat: int = who
         play = plays.get(kind)
         if play is not None:  # a special play by the event's seat, nothing more
-            _count(counts, seat, V_SPECIAL, play, turn)
+            _count(tally, seat, V_SPECIAL, play, turn)
             if kind == "block":
-                _count(counts, seat, V_BLOCKED, names[e["card"]], turn)
+                _count(tally, seat, V_BLOCKED, names[e["card"]], turn)
             elif kind == "success":
-                _count(counts, seat, V_SUCCEEDED, attack, turn)
+                _count(tally, seat, V_SUCCEEDED, attack, turn)
         elif kind == "attack":
             card = attack = names[e["card"]]
-            _count(counts, seat, V_PLAYED, card, turn)
+            _count(tally, seat, V_PLAYED, card, turn)
             if card == "HA" or card == "SA":
-                _count(counts, seat, V_SPECIAL, UtahimePlay.HEART_ACE if card == "HA" else UtahimePlay.SPADE_ACE, turn)
+                _count(tally, seat, V_SPECIAL, UtahimePlay.HEART_ACE if card == "HA" else UtahimePlay.SPADE_ACE, turn)
             if e.get("next"):
-                _count(counts, seat, V_SPECIAL, UtahimePlay.DIAMOND_NEXT if card[0] == "D" else UtahimePlay.CLUB_NEXT,
+                _count(tally, seat, V_SPECIAL, UtahimePlay.DIAMOND_NEXT if card[0] == "D" else UtahimePlay.CLUB_NEXT,
                        turn)
         elif kind == "draw":
             for card in e.get("cards", ()):
-                _count(counts, seat, V_DRAWN, names[card], turn)
+                _count(tally, seat, V_DRAWN, names[card], turn)
         elif kind == "take" or kind == "discard":
             if "card" in e:
                 target = e.get("target", seat)
                 if isinstance(target, int):
-                    _count(counts, target, V_TAKEN, names[e["card"]], turn)
+                    _count(tally, target, V_TAKEN, names[e["card"]], turn)
         elif kind == "setup":
             first = int(e["first_player"])
         elif kind == "deal":
             for card in e.get("cards", ()):
-                _count(counts, seat, V_OPENING, names[card], turn)
+                _count(tally, seat, V_OPENING, names[card], turn)
         elif kind == "react":
             card = utahime_card(e.get("card"))
-            _count(counts, seat, V_SPECIAL,
+            _count(tally, seat, V_SPECIAL,
                    UtahimePlay.CLUB_ACE_REACTION if card == "CA" else UtahimePlay.DIAMOND_ACE_REACTION, turn)
         elif kind == "option":
-            _count(counts, seat, V_OPTION, str(e.get("option")), turn)
+            _count(tally, seat, V_OPTION, str(e.get("option")), turn)
         elif kind == "hero":
-            _count(counts, seat, V_HERO, str(e.get("hero")), turn)
+            _count(tally, seat, V_HERO, str(e.get("hero")), turn)
     setup = state.setup
     context = tuple({"option_set": str(setup.get("option_set", "none")),
                      "options": list(setup.get(f"p{s + 1}_options", [])),
                      "hero": setup.get(f"p{s + 1}_hero")} for s in range(state.num_players))
-    return _game_facts_of(first, turn, counts, context)
+    return _game_facts_of(first, turn, tally, context)
 
 
 _UTA_ITEM_NAMES: Final = tuple(utahime_card(t) for t in UTA_TOKENS)
@@ -716,6 +783,17 @@ _UTAHIME_PLAYS = {"joker": UtahimePlay.JOKER, "pass": UtahimePlay.PASS, "set": U
 _UTAHIME_FACT_KINDS = frozenset({"attack", "block", "success", "draw", "heart_next", "take", "discard", "setup",
                                  "deal", "react", "option", "hero", *_UTAHIME_PLAYS})
 """The Utahime events that make facts (``turn`` aside): the others are skipped unread."""
+
+
+# -- the codebook ----------------------------------------------------------------------------------
+for _name in ("?", "CLEAR", "exchange", "decline_capture", *UtahimePlay):
+    _item(str(_name))
+CODEBOOK: Final = Codebook(tuple(str(v) for v in _VERB_LIST), tuple(_ITEMS))
+"""This version's codebook: every verb, and every item the fact readers can name but a players' own
+option card (interned in the same order in every process, so a worker's packed facts read the same
+in the process that stores them and in any later report)."""
+_NAMED_ITEMS: Final = len(CODEBOOK.items)
+"""Items with an index below this are in ``CODEBOOK``; later ones were met at run time and stay JSON."""
 
 
 # -- dispatch ------------------------------------------------------------------------------------

@@ -16,6 +16,7 @@ in one transaction with its facts, so an interrupted run keeps every batch it fi
 
 from __future__ import annotations
 
+import csv
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -30,7 +31,7 @@ from cardtable.store import DEFAULT_URL, Store
 from cardtable.store.lab_models import RUN_NAME_LENGTH, LabSeriesGameRow, LabSeriesRow
 from cardtable.store.models import utcnow
 
-from .facts import GameFacts
+from .facts import CODEBOOK, Codebook, GameFacts
 from .study import PlayedGame, StudyConfig, plan
 
 
@@ -53,6 +54,8 @@ class RunInfo:
     stored: int
     created_at: datetime
     finished_at: datetime | None
+    codebook: Codebook | None = None
+    """What its games' packed facts name (None: a run stored before facts were packed)."""
 
     @property
     def complete(self) -> bool:
@@ -128,7 +131,8 @@ class LabStore:
         planned = len(plan(config))
         with self.store.engine.begin() as conn:
             conn.execute(insert(LabSeriesRow).values(name=name, game=config.game, config=config.to_json(),
-                                                     planned=planned, created_at=utcnow(), finished_at=None))
+                                                     planned=planned, created_at=utcnow(), finished_at=None,
+                                                     fact_codebook=CODEBOOK.to_json()))
         found = self.find(name)
         assert found is not None
         return found
@@ -141,8 +145,27 @@ class LabStore:
                 return None
             stored = conn.execute(select(func.count()).select_from(LabSeriesGameRow)
                                   .where(LabSeriesGameRow.series_id == row.id)).scalar_one()
+        book = Codebook.from_json(row.fact_codebook) if row.fact_codebook else None
         return RunInfo(row.id, row.name, StudyConfig.from_json(row.config), row.planned, int(stored), row.created_at,
-                       row.finished_at)
+                       row.finished_at, book)
+
+    def adopt_codebook(self, info: RunInfo) -> RunInfo:
+        """Make this version's codebook the run's before more games are stored (resuming a run).
+
+        A run's stored games keep reading right: this version's codebook must name every code of the
+        run's the same way (it may name more). ValueError if it does not: such a run is finished by the
+        version that started it. A run stored before facts were packed has none: its games keep their
+        facts as JSON text, and the games stored now are packed.
+        """
+        if info.codebook == CODEBOOK:
+            return info
+        if info.codebook is not None and not CODEBOOK.extends(info.codebook):
+            raise ValueError(f"the lab run {info.name!r} was started by a version of cardtable whose facts are "
+                             f"named differently; finish it with that version, or start a new run")
+        with self.store.engine.begin() as conn:
+            conn.execute(update(LabSeriesRow).where(LabSeriesRow.id == info.id)
+                         .values(fact_codebook=CODEBOOK.to_json()))
+        return self.get(info.name)
 
     def get(self, name: str) -> RunInfo:
         """The run of this name (NoSuchRun listing the stored runs if none)."""
@@ -175,7 +198,7 @@ class LabStore:
     def save(self, run_id: int, games: Sequence[PlayedGame], *, finish: bool = True) -> None:
         """Store finished games with their facts, all in one transaction.
 
-        A game is one row, its facts the JSON text its worker encoded; the rows go to the database
+        A game is one row, its facts the packed ints (and JSON text) its worker made; the rows go to the database
         driver in one ``executemany`` (the process that stores is the one that every worker waits
         on, so its work per game is kept to building a tuple). With ``finish`` the same transaction
         marks the run finished once every planned game is stored; workers that store at once leave
@@ -188,7 +211,7 @@ class LabStore:
         rows = [(run_id, g.index, g.group, g.rotation, g.seed, texts[g.specs], g.facts.first_player,
                  texts[g.winners], g.reason[:200], g.rule[:32],
                  dumps(list(g.scores)) if g.scores is not None else None, g.length, g.facts.turns, g.truncated,
-                 g.seconds, g.facts.encoded_context(), g.facts.encoded()) for g in games]
+                 g.seconds, g.facts.encoded_context(), g.facts.encoded(), g.facts.packed()) for g in games]
         # a write transaction from its start (SQLite: BEGIN IMMEDIATE), as workers may store at once
         with self.store.engine.execution_options(cardtable_write=True).begin() as conn:
             conn.exec_driver_sql(_insert_games_sql(conn.dialect.paramstyle), rows)
@@ -206,12 +229,13 @@ class LabStore:
         with self.store.engine.connect() as conn:
             rows = conn.execute(select(LabSeriesGameRow).where(LabSeriesGameRow.series_id == info.id)
                                 .order_by(LabSeriesGameRow.game_index)).all()
-        games = tuple(_played(row) for row in rows)
+        games = tuple(_played(row, info.codebook) for row in rows)
         return LoadedRun(info, games)
 
 
 _GAME_COLUMNS = ("series_id", "game_index", "group_no", "rotation", "seed", "specs", "first_player", "winners",
-                 "reason", "rule", "scores", "length", "turns", "truncated", "seconds", "context", "facts")
+                 "reason", "rule", "scores", "length", "turns", "truncated", "seconds", "context", "facts",
+                 "fact_codes")
 """The columns of ``lab_series_games`` in the order ``LabStore.save`` fills them."""
 
 
@@ -262,9 +286,41 @@ def _insert_games_sql(paramstyle: str) -> str:
     return f"INSERT INTO {table} ({', '.join(_GAME_COLUMNS)}) VALUES ({', '.join(marks)})"
 
 
-def _played(row: Any) -> PlayedGame:
-    gf = GameFacts(row.first_player, row.turns, None, tuple(dict(c) for c in row.context), encoded=row.facts)
+def _played(row: Any, codebook: Codebook | None) -> PlayedGame:
+    gf = GameFacts(row.first_player, row.turns, None, tuple(dict(c) for c in row.context), encoded=row.facts,
+                   codes=bytes(row.fact_codes or b""), codebook=codebook)
     return PlayedGame(row.game_index, row.group_no, row.rotation, int(row.seed), tuple(row.specs),
                       tuple(int(w) for w in row.winners), row.reason, row.rule,
                       tuple(float(s) for s in row.scores) if row.scores is not None else None, row.length,
                       bool(row.truncated), float(row.seconds), gf)
+
+
+FACT_CSV_COLUMNS: tuple[str, ...] = ("game", "group", "rotation", "seed", "seat", "agent", "verb", "item", "turn", "count")
+"""The columns ``write_facts_csv`` writes."""
+
+
+def write_facts_csv(run: LoadedRun, path: Path) -> int:
+    """Write every fact of a run's games as CSV rows (``FACT_CSV_COLUMNS``); returns the number of facts.
+
+    >>> import tempfile
+    >>> from cardtable.lab.study import StudyConfig, plan, play_batch, Batch
+    >>> lab = LabStore.open("sqlite://")
+    >>> config = StudyConfig("zeta", ("random",), games=1, seed=5)
+    >>> lab.save(lab.create("one", config).id, play_batch(Batch(config, tuple(plan(config)))))
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     n = write_facts_csv(lab.load("one"), Path(tmp) / "facts.csv")
+    ...     head = (Path(tmp) / "facts.csv").read_text().splitlines()[:2]
+    >>> n > 50, head[0], head[1].split(",")[4:]
+    (True, 'game,group,rotation,seed,seat,agent,verb,item,turn,count', ['0', 'random', 'in_deck', 'apprentice_hexer', '0', '1'])
+    """
+    n = 0
+    with path.open("w", newline="", encoding="utf-8") as f:
+        out = csv.writer(f)
+        out.writerow(FACT_CSV_COLUMNS)
+        for g in run.games:
+            for fact in g.facts.facts:
+                agent = g.specs[fact.seat] if 0 <= fact.seat < len(g.specs) else ""
+                out.writerow((g.index, g.group, g.rotation, g.seed, fact.seat, agent, str(fact.verb), fact.item,
+                              fact.turn, fact.count))
+                n += 1
+    return n

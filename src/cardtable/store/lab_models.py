@@ -2,10 +2,10 @@
 
 A run (``lab_series``) keeps the configuration it was started with, so an interrupted run resumes
 with the same games; each finished game (``lab_series_games``) is written with its facts in the
-transaction of its batch. A game's facts are one compact JSON text (``[[seat, verb, item, turn,
-count], ...]``, made once by the worker that played it), so storing a game costs one row however
-long it was. The tables are on the store's ``Base`` and are created by the migrations ``0002_lab``
-and ``0003_lab_facts_per_game``.
+transaction of its batch. A game's facts are packed ints on its row (one int64 a fact, named by
+the run's codebook, made once by the worker that played it), so storing a game costs one row
+however long it was. The tables are on the store's ``Base`` and are created by the migrations
+``0002_lab``, ``0003_lab_facts_per_game`` and ``0004_lab_packed_facts``.
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ from sqlalchemy import (
     Float,
     ForeignKey,
     Integer,
+    LargeBinary,
     String,
     Text,
 )
@@ -47,6 +48,8 @@ class LabSeriesRow(Base):
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
     """When the last planned game was stored (NULL while games are missing)."""
+    fact_codebook: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    """What its games' packed facts name (``Codebook.to_json``: the layout, verbs and items by index)."""
 
 
 class LabSeriesGameRow(Base):
@@ -75,4 +78,7 @@ class LabSeriesGameRow(Base):
     context: Mapped[list[dict[str, Any]]] = mapped_column(JSON)
     """Per seat: its deck, option cards, score parts (``GameFacts.context``)."""
     facts: Mapped[str] = mapped_column(Text, server_default="[]")
-    """The game's facts as one JSON array of ``[seat, verb, item, turn, count]`` (``encode_facts``)."""
+    """The game's facts that are not packed, as one JSON array of ``[seat, verb, item, turn, count]``
+    (``encode_facts``; ``[]`` for most games, every fact for a run stored before packed facts)."""
+    fact_codes: Mapped[bytes | None] = mapped_column(LargeBinary, nullable=True)
+    """The game's packed facts: little-endian int64s in the run's ``fact_codebook`` (``pack_facts``)."""

@@ -96,9 +96,15 @@ _SEAT_TO: Final = ((0,), (1,))
 _CARD_SECRET: Final = tuple({"card": card.id} for card in CARDS)
 
 
-# Compact events: the three most frequent kinds (a turn's start, a draw, a plain placement: four
-# fifths of a game's events) are logged as one int each and become rows when the log is read
-# (``ZetaState._decode_event``); the lab's fact reader reads the ints as they are.
+# Compact events: the most frequent kinds (a turn's start, a draw, a plain placement, a card
+# destroyed from a hand or the board: nine tenths of a game's events) are logged as one int each
+# and become rows when the log is read (``ZetaState._decode_event``); the lab's fact reader reads
+# the ints as they are.
+CODE_DESTROY: Final = 0
+"""``CODE_DESTROY | owner << 2 | card << 3 | cause << 8 | by << 13 | random << 14 | removed << 15 |
+square << 16 | move << CODE_MOVE``: ``owner``'s card leaves a hand (``square`` 0) or the board
+(``square`` the square's index + 1) for the Destroyed pile, or the Removed area if ``removed``
+(ZETA-R25, R29)."""
 CODE_TURN: Final = 1
 """``CODE_TURN | seat << 2 | turn << 3 | move << CODE_MOVE``: ``turn`` starts for ``seat``.
 
@@ -109,7 +115,7 @@ CODE_DRAW: Final = 2
 CODE_PLACE: Final = 3
 """``CODE_PLACE | seat << 2 | card << 3 | square << 13 | move << CODE_MOVE``: a placement that covers
 nothing, on no vacancy, as the turn's card."""
-CODE_MOVE: Final = 21
+CODE_MOVE: Final = 24
 """The bit where a code's move (its action's index in ``history``) starts."""
 
 
@@ -1017,10 +1023,10 @@ class ZetaState(State):
             # ZETA-I-CT6: Fortune-Telling destroys one of the two cards it drew, never a remembered one.
             if self.known_mask and cause != FORTUNE:
                 self._forget(seat, c)
-            if events is not None:
-                self._emit(EV_DESTROY if disposal == "destroy" else EV_REMOVE,
-                           {"owner": seat, "card": CARDS[c].id, "zone": "hand", "square": None, "cause": CARDS[cause].id,
-                            "by": seat if by is None else by, "random": at_random})
+            if events is not None:  # ``_emit`` of a destroy or remove event, coded
+                events.append(CODE_DESTROY | seat << 2 | c << 3 | cause << 8 | (seat if by is None else by) << 13
+                              | (16384 if at_random else 0) | (0 if disposal == "destroy" else 32768)
+                              | len(self.history) << CODE_MOVE)
         self.hand_size[seat] -= len(cards)
 
     def _destroy_random(self, seat: int, k: int, cause: int) -> None:
@@ -1053,10 +1059,9 @@ class ZetaState(State):
             self.marks[o] |= bit
             self.marks[1 - o] &= ~bit
             self.ever[o] |= bit
-            if events is not None:
-                self._emit(EV_DESTROY, {"owner": o, "card": CARDS[c].id, "zone": "board",
-                                               "square": self.geo.names[s], "cause": CARDS[cause].id, "by": by,
-                                               "random": False})
+            if events is not None:  # ``_emit`` of a destroy event, coded
+                events.append(CODE_DESTROY | o << 2 | c << 3 | cause << 8 | by << 13 | (s + 1) << 16
+                              | len(self.history) << CODE_MOVE)
 
     def _destroyable(self, mask: int, seat: int, targeted: bool) -> int:
         """Occupied, non-barrier squares of ``mask`` (opponent's only under targeted_destroy_scope)."""
@@ -1092,12 +1097,18 @@ class ZetaState(State):
                                       "vacancy": bool(vacancy), "extra": not top})
 
     def _decode_event(self, code: int) -> tuple[Any, ...]:
-        """The row of a compact event (``CODE_TURN``, ``CODE_DRAW``, ``CODE_PLACE``); its parts are shared."""
+        """The row of a compact event (``CODE_TURN``, ``CODE_DRAW``, ``CODE_PLACE``, ``CODE_DESTROY``)."""
         kind = code & 3
         seat = code >> 2 & 1
+        move = code >> CODE_MOVE
+        if kind == CODE_DESTROY:
+            square = code >> 16 & 63
+            return (EV_REMOVE if code >> 15 & 1 else EV_DESTROY,
+                    {"owner": seat, "card": CARDS[code >> 3 & 31].id, "zone": "board" if square else "hand",
+                     "square": self.geo.names[square - 1] if square else None, "cause": CARDS[code >> 8 & 31].id,
+                     "by": code >> 13 & 1, "random": bool(code >> 14 & 1)}, None, (), move)
         a = code >> 3 & 1023
         b = code >> 13 & 255
-        move = code >> CODE_MOVE
         if kind == CODE_TURN:
             return (EV_TURN, {"turn": a, "player": seat}, None, (), move)
         if kind == CODE_DRAW:
