@@ -38,8 +38,8 @@ COMPILED = (
     "games/utahime/cards.py", "games/utahime/actions.py", "games/utahime/state.py", "games/utahime/position.py",
     # the search's tree
     "agents/ismcts.py",
-    # the lab's reading of facts from event logs (its hot loop, once per game it plays)
-    "lab/facts.py",
+    # the lab's reading of facts from event logs and its loop for random agents (once per game it plays)
+    "lab/facts.py", "lab/playout.py",
 )
 """The modules the compiled build compiles, relative to the package (every other module stays Python)."""
 

@@ -124,8 +124,11 @@ class Game(Generic[RulesT], metaclass=ABCMeta):
         state = self._new_recording_state(seed, normal, random.Random(seed))
         log = state._events
         if log is not None:  # the setup's events, turn 1's included, belong to the setup (rows stay rows)
+            keep_codes = state.codes_carry_setup
             for i, row in enumerate(log):
                 if type(row) is int:
+                    if keep_codes:
+                        continue
                     row = state._decode_event(row)
                 if row[4] != SETUP_MOVE:
                     kind, public, secret, to = row[0], row[1], row[2], row[3]
@@ -323,6 +326,8 @@ class State(metaclass=ABCMeta):
     _rng: random.Random
     _rng_shared: bool = False
     """True while ``_rng`` may be shared with a clone: the first draw then copies it (copy on write)."""
+    codes_carry_setup: ClassVar[bool] = False
+    """True if the compact codes the setup logs already say ``SETUP_MOVE`` (``new_game`` leaves them as they are)."""
 
     @property
     def rng(self) -> random.Random:

@@ -157,6 +157,9 @@ PACKED_LAYOUT: Final = "seat:0-2 verb:3-7 item:8-23 turn:24-39 count:40-62"
 """The bit fields of a packed fact, lowest bit first."""
 _COUNT_SHIFT: Final = 40
 _LITTLE: Final = sys.byteorder == "little"
+_INT64: Final = "l" if array("l").itemsize == 8 else "q"
+"""The array type code of an int64: C's ``long`` where it has 64 bits (CPython converts an int to a
+``long`` in a loop, but to a ``long long`` through a byte array, ten times the work)."""
 
 
 def pack_facts(facts: Iterable[Fact], codebook: Codebook | None = None) -> tuple[bytes, tuple[Fact, ...]]:
@@ -183,7 +186,7 @@ def pack_facts(facts: Iterable[Fact], codebook: Codebook | None = None) -> tuple
 
 def _to_bytes(ints: list[int]) -> bytes:
     """Ints as little-endian int64s."""
-    out = array("q", ints)
+    out = array(_INT64, ints)
     if not _LITTLE:
         out.byteswap()
     return out.tobytes()
@@ -200,7 +203,7 @@ def unpack_facts(codes: bytes, codebook: Codebook | None = None) -> tuple[Fact, 
     [('fire_mage', 2), ('wind_mage', 1)]
     """
     book = codebook if codebook is not None else CODEBOOK
-    ints = array("q")
+    ints = array(_INT64)
     ints.frombytes(codes)
     if not _LITTLE:
         ints.byteswap()
@@ -375,7 +378,8 @@ def _count(tally: _Tally, seat: int, verb: int, item: str, turn: int, n: int = 1
 def _game_facts_of(first: int | None, turns: int, tally: _Tally, context: tuple[dict[str, Any], ...],
                    head: bytes = b"") -> GameFacts:
     """The game's facts from its tally, packed at once; ``head`` is packed facts that come first."""
-    return GameFacts(first, turns, None, context, encoded=f"[{','.join(tally.rest)}]",
+    rest = tally.rest
+    return GameFacts(first, turns, None, context, encoded=f"[{','.join(rest)}]" if rest else "[]",
                      codes=head + _to_bytes(tally.keys), codebook=CODEBOOK)
 
 
@@ -387,27 +391,34 @@ def _merged(public: Mapping[str, Any] | None, secret: Mapping[str, Any] | None) 
 
 
 # -- Zeta ----------------------------------------------------------------------------------------
-_ZETA_DECKS: dict[tuple[int, int], tuple[Any, bytes]] = {}
+_ZETA_DECKS: dict[tuple[int, int], tuple[Any, bytes, tuple[dict[str, Any], ...], str]] = {}
 
 
-def _zeta_deck_facts(state: State) -> bytes:
-    """The ``in_deck`` facts of both decklists, packed; cached per game and setup unless a deck is drawn at random."""
+def _zeta_decks(state: State) -> tuple[Any, bytes, tuple[dict[str, Any], ...], str]:
+    """The setup, the packed ``in_deck`` facts of both decklists, the context (each seat's deck) and its JSON.
+
+    Cached per game and setup unless a deck is drawn at random: every game of a run shares them (the
+    context's dicts too; nothing writes to a game's context).
+    """
     setup = state.setup
     key = (id(state.game), id(setup))
     found = _ZETA_DECKS.get(key)
     if found is not None and found[0] is setup:
-        return found[1]
+        return found
+    decks = setup.get("decks", [])
+    context = tuple({"deck": _deck_name(decks[s]) if s < len(decks) else "?"} for s in range(state.num_players))
     tally = _Tally()
     for token, copies in sorted(state.expected_cards().items()):
         owner, _, card_id = token.partition(":")
         if owner.isdigit():
             _count(tally, int(owner), V_IN_DECK, card_id, 0, copies)
     encoded = _to_bytes(tally.keys)  # every Zeta card is in the codebook: ``tally.rest`` is empty
-    if "random" not in setup.get("decks", ()):
+    out = (setup, encoded, context, json.dumps(list(context), separators=(",", ":"), ensure_ascii=False))
+    if "random" not in decks:
         if len(_ZETA_DECKS) > 256:
             _ZETA_DECKS.clear()
-        _ZETA_DECKS[key] = (setup, encoded)  # the setup object is kept, so its id is not reused
-    return encoded
+        _ZETA_DECKS[key] = out  # the setup object is kept, so its id is not reused
+    return out
 
 
 def zeta_facts(state: State) -> GameFacts:
@@ -429,6 +440,8 @@ def zeta_facts(state: State) -> GameFacts:
             elif kind == CODE_PLACE:
                 key = (code >> 2 & 1) | V_PLAYED | (code >> 3 & 1023) << 8 | turn << 24
             elif kind == CODE_DESTROY:  # the owner's card, destroyed or removed (bit 15)
+                if code >> 22 & 3:
+                    continue  # a decision, a Fanfare's notice or a lasting effect (kind 0's other codes)
                 key = ((code >> 2 & 1) | (V_REMOVED if code >> 15 & 1 else V_DESTROYED) | (code >> 3 & 31) << 8
                        | turn << 24)
             else:  # CODE_TURN
@@ -445,15 +458,17 @@ def zeta_facts(state: State) -> GameFacts:
             turn = int(pub["turn"])
         elif kind_name == "place":
             _count(tally, pub["player"], V_PLAYED, pub["card"], turn)
+        elif kind_name == "deal":  # the seat is public, the cards are its secret
+            if sec:
+                seat = pub["player"]
+                for card_id in sec.get("cards", ()):
+                    _count(tally, seat, V_OPENING, card_id, turn)
+        elif kind_name == "first_player":
+            first = int(pub["player"])
         elif kind_name in _ZETA_OTHER:
             e = _merged(pub, sec)
             seat = e.get("player")
-            if kind_name == "first_player":
-                first = int(e["player"])
-            elif kind_name == "deal" and isinstance(seat, int):
-                for card_id in e.get("cards", ()):
-                    _count(tally, seat, V_OPENING, card_id, turn)
-            elif kind_name == "mulligan" and e.get("taken") and isinstance(seat, int):
+            if kind_name == "mulligan" and e.get("taken") and isinstance(seat, int):
                 # ZETA-R11: the new hand is the opening hand
                 tally.keys = keys = [k for k in keys if not (k & 7 == seat and k & 0xF8 == V_OPENING)]
                 for card_id in e.get("cards", ()):
@@ -463,13 +478,14 @@ def zeta_facts(state: State) -> GameFacts:
                 seat = e.get(who)
                 if verb is not None and isinstance(seat, int):
                     _count(tally, seat, _V[verb], e["card"], turn)
-    decks = state.setup.get("decks", [])
-    context = tuple({"deck": _deck_name(decks[s]) if s < len(decks) else "?"} for s in range(state.num_players))
-    return _game_facts_of(first, turn, tally, context, _zeta_deck_facts(state))
+    _, head, context, context_json = _zeta_decks(state)
+    out = _game_facts_of(first, turn, tally, context, head)
+    out._context_json = context_json
+    return out
 
 
 _ZETA_OTHER: dict[str, tuple[Verb | None, str]] = {
-    "first_player": (None, "player"), "deal": (None, "player"), "mulligan": (None, "player"),
+    "mulligan": (None, "player"),
     "destroy": (Verb.DESTROYED, "owner"), "remove": (Verb.REMOVED, "owner"), "return": (Verb.RETURNED, "player"),
 }
 """The rarer Zeta events that make facts: (verb, the field naming the seat); the frequent ones are inlined."""

@@ -27,16 +27,17 @@ import random
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from cardtable.agents import Agent, decide, make_agent
 from cardtable.agents.simple import RandomAgent
-from cardtable.core import Game, load_game
+from cardtable.core import Game, State, load_game
 from cardtable.core.registry import game_class
 from cardtable.core.rng import QuickRandom
 from cardtable.core.rules import parse_assignments, parse_setup
 
 from .facts import Fact, GameFacts, Verb, game_facts
+from .playout import random_to_end
 
 
 @dataclass(frozen=True)
@@ -114,11 +115,14 @@ class Batch:
     tasks: tuple[GameTask, ...]
 
 
-@dataclass(frozen=True)
-class PlayedGame:
-    """One finished game of a lab run: who sat where, how it ended, and its facts."""
+class PlayedGame(NamedTuple):
+    """One finished game of a lab run: who sat where, how it ended, and its facts.
 
-    index: int
+    A named tuple, not a frozen dataclass: a worker makes one per game, and a frozen dataclass's
+    ``__init__`` (one ``object.__setattr__`` a field) cost a fortieth of a compiled Zeta game.
+    """
+
+    index: int  # type: ignore[assignment]  # a field, shadowing tuple.index
     group: int
     rotation: int
     seed: int
@@ -215,33 +219,32 @@ def play_one(config: StudyConfig, task: GameTask) -> PlayedGame:
     """
     game = _game_and_agent(config, config.agents[0])[0]
     agents = {spec: _game_and_agent(config, spec)[1] for spec in set(task.specs)}
-    return _play(config, game, agents, task)
+    return _play(config, game, _Seats(agents), task)
 
 
-def _play(config: StudyConfig, game: Game[Any], agents_by_spec: Mapping[str, Agent], task: GameTask) -> PlayedGame:
+class _Seats(dict[tuple[str, ...], tuple[list[Agent], list[bool], bool]]):
+    """Per lineup of a run: the agent in each seat, which seats are uniformly random, and whether all are."""
+
+    def __init__(self, agents_by_spec: Mapping[str, Agent]) -> None:
+        super().__init__()
+        self.agents_by_spec = agents_by_spec
+
+    def __missing__(self, specs: tuple[str, ...]) -> tuple[list[Agent], list[bool], bool]:
+        agents = [self.agents_by_spec[spec] for spec in specs]
+        fast = [type(a) is RandomAgent for a in agents]
+        out = self[specs] = (agents, fast, all(fast))
+        return out
+
+
+def _play(config: StudyConfig, game: Game[Any], seats: _Seats, task: GameTask) -> PlayedGame:
     start = time.perf_counter()
     state = game.new_game(seed=task.seed, record_events=True, **config.setup)
-    agents = [agents_by_spec[spec] for spec in task.specs]
-    fast = [type(a) is RandomAgent for a in agents]
-    rng: random.Random | None = None
-    if all(fast):  # nothing but random() is asked: the cheap generator
-        rand = QuickRandom(agent_seed(config.seed, task.group, task.rotation)).random
-    else:
-        rng = agent_rng(config.seed, task.group, task.rotation)
-        rand = rng.random
+    agents, fast, all_fast = seats[task.specs]
     limit = config.max_actions if config.max_actions is not None else game.termination_bound
-    actions = 0
-    while actions < limit:
-        seat = state.current_player
-        if seat is None:
-            break
-        if fast[seat]:
-            legal = state.legal_actions()
-            state.apply(legal[int(rand() * len(legal))])
-        else:
-            assert rng is not None  # a seat that is not fast: the Mersenne Twister was made
-            state.apply(decide(agents[seat], state, rng), player=seat)
-        actions += 1
+    if all_fast:  # nothing but random() is asked: the cheap generator, and the compiled loop
+        random_to_end(state, QuickRandom(agent_seed(config.seed, task.group, task.rotation)), limit)
+    else:
+        _play_seats(state, agents, fast, agent_rng(config.seed, task.group, task.rotation), limit)
     outcome = state.outcome()
     facts = game_facts(state)
     if outcome is None:
@@ -252,12 +255,28 @@ def _play(config: StudyConfig, game: Game[Any], agents_by_spec: Mapping[str, Age
                       time.perf_counter() - start, facts)
 
 
+def _play_seats(state: State, agents: Sequence[Agent], fast: Sequence[bool], rng: random.Random, limit: int) -> None:
+    """Play to the end or ``limit`` actions: each seat's agent decides, a random one without a view."""
+    rand = rng.random
+    actions = 0
+    while actions < limit:
+        seat = state.current_player
+        if seat is None:
+            break
+        if fast[seat]:
+            legal = state.legal_actions()
+            state.apply(legal[int(rand() * len(legal))])
+        else:
+            state.apply(decide(agents[seat], state, rng), player=seat)
+        actions += 1
+
+
 def play_batch(batch: Batch) -> list[PlayedGame]:
     """Play every game of a batch (the unit of work an executor runs)."""
     config = batch.config
     game = _game_and_agent(config, config.agents[0])[0]
-    agents = {spec: _game_and_agent(config, spec)[1] for spec in set(config.agents)}
-    return [_play(config, game, agents, task) for task in batch.tasks]
+    seats = _Seats({spec: _game_and_agent(config, spec)[1] for spec in set(config.agents)})
+    return [_play(config, game, seats, task) for task in batch.tasks]
 
 
 def config_from_strings(game: str, agents: Sequence[str], *, games: int = 100, seed: int = 0,

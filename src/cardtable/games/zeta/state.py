@@ -97,14 +97,31 @@ _CARD_SECRET: Final = tuple({"card": card.id} for card in CARDS)
 
 
 # Compact events: the most frequent kinds (a turn's start, a draw, a plain placement, a card
-# destroyed from a hand or the board: nine tenths of a game's events) are logged as one int each
-# and become rows when the log is read (``ZetaState._decode_event``); the lab's fact reader reads
+# destroyed from a hand or the board, a pending decision, a Fanfare without effect or negated, a
+# lasting effect: all but a few of a game's events) are logged as one int each (the kind is the
+# low two bits, and kind 0 has four sub-kinds in bits 22-23) and become rows when the log is read (``ZetaState._decode_event``); the lab's fact reader reads
 # the ints as they are.
 CODE_DESTROY: Final = 0
 """``CODE_DESTROY | owner << 2 | card << 3 | cause << 8 | by << 13 | random << 14 | removed << 15 |
 square << 16 | move << CODE_MOVE``: ``owner``'s card leaves a hand (``square`` 0) or the board
 (``square`` the square's index + 1) for the Destroyed pile, or the Removed area if ``removed``
 (ZETA-R25, R29)."""
+CODE_DECISION: Final = 1 << 22
+"""``CODE_DECISION | seat << 2 | phase << 3 | source << 6 | square << 11 | pending << 17 | targets << 18 |
+move << CODE_MOVE | mask << CODE_MASK``: ``seat`` now decides in ``phase``; with ``pending``, for the
+card ``source`` on ``square``, and with ``targets``, among the squares of ``mask`` (ZETA-R12, R39,
+R41, R43). A Line choice (it lists lines) is logged as a row."""
+CODE_CARD_NOTICE: Final = 2 << 22
+"""``CODE_CARD_NOTICE | seat << 2 | negated << 3 | card << 4 | square << 9 | move << CODE_MOVE``: the Fanfare of
+``seat``'s card on ``square`` had no effect (ZETA-R36), or was negated (``negated``, ZETA-R35)."""
+CODE_EFFECT: Final = 3 << 22
+"""``CODE_EFFECT | seat << 2 | effect << 3 | cause << 5 | turn << 10 | move << CODE_MOVE``: a lasting effect
+of the card ``cause`` on ``seat`` for ``turn`` (``effect`` indexes ``EFFECTS``)."""
+EFFECTS: Final = ("negate_fanfares", "apprentice_check", "broom", "only_cost_zero")
+"""The lasting effects a ``CODE_EFFECT`` names."""
+_EFFECT_CODE: Final = {name: i for i, name in enumerate(EFFECTS)}
+CODE_MASK: Final = 40
+"""The bit where a decision's target mask starts (past the move)."""
 CODE_TURN: Final = 1
 """``CODE_TURN | seat << 2 | turn << 3 | move << CODE_MOVE``: ``turn`` starts for ``seat``.
 
@@ -116,7 +133,8 @@ CODE_PLACE: Final = 3
 """``CODE_PLACE | seat << 2 | card << 3 | square << 13 | move << CODE_MOVE``: a placement that covers
 nothing, on no vacancy, as the turn's card."""
 CODE_MOVE: Final = 24
-"""The bit where a code's move (its action's index in ``history``) starts."""
+"""The bit where a code's move starts: its action's index in ``history`` plus one, 0 for the setup's
+codes (``SETUP_MOVE``: the state's ``move_base`` is 0 while it deals)."""
 
 
 if TYPE_CHECKING:
@@ -322,6 +340,9 @@ def types_of(mask: int) -> tuple[int, ...]:
 class ZetaState(State):
     """A Zeta position (see the module docstring for the representation)."""
 
+    codes_carry_setup: ClassVar[bool] = True
+    """The setup's codes say ``SETUP_MOVE`` themselves (``move_base``)."""
+
     def __new__(cls, *args: Any, **kwargs: Any) -> ZetaState:
         """Allocate a state (``clone`` calls this alone, then sets every field itself)."""
         return object.__new__(cls)
@@ -374,6 +395,8 @@ class ZetaState(State):
         self.known: tuple[tuple[int, ...], tuple[int, ...]] = (NO_KNOWN, NO_KNOWN)
         self.known_mask = 0
         self._events = None
+        self.move_base = 1
+        """What a code adds to its move: 0 while the setup deals (the code then says ``SETUP_MOVE``), else 1."""
         self._shuffled: tuple[tuple[int, ...], tuple[int, ...]] | None = None
         """The decks as the setup shuffled them, before the deal (for ``_setup_events``)."""
         self.gravity = rules.gravity
@@ -397,6 +420,7 @@ class ZetaState(State):
         rules = self.rules
         self.active = self.first
         events = self._events
+        self.move_base = 0  # the setup's codes say SETUP_MOVE themselves (``codes_carry_setup``)
         if events is not None:
             self._emit(EV_FIRST_PLAYER, {"player": self.first, "coin_toss": rules.first_player == "random"})
         for seat, n in ((self.first, 3), (1 - self.first, 4 if rules.second_player_extra_card else 3)):  # ZETA-R9, R10
@@ -411,6 +435,7 @@ class ZetaState(State):
             self._emit_decision()
         else:
             self._start_turn()
+        self.move_base = 1
 
     def _setup_events(self) -> None:
         """What the setup told each seat: who moves first, each dealt hand (to its owner), turn 1's draw.
@@ -735,7 +760,7 @@ class ZetaState(State):
             marks[1] &= ~bit
         events = self._events
         if events is not None:
-            events.append(CODE_PLACE | seat << 2 | c << 3 | s << 13 | len(self.history) << CODE_MOVE)
+            events.append(CODE_PLACE | seat << 2 | c << 3 | s << 13 | (len(self.history) + self.move_base) << CODE_MOVE)
         if self.overline:
             for w in self.geo.windows_through[s]:
                 if own & w == w:
@@ -770,7 +795,7 @@ class ZetaState(State):
         self.held[nxt] |= 1 << d
         self.hand_size[nxt] += 1
         if events is not None:  # what ``_emit`` appends, inlined; the draw's parts are shared (read-only)
-            move = len(self.history) << CODE_MOVE
+            move = (len(self.history) + self.move_base) << CODE_MOVE
             events.append(CODE_TURN | nxt << 2 | (t + 1) << 3 | move)
             events.append(CODE_DRAW | nxt << 2 | d << 3 | move)  # cause + 1 == 0: the turn's draw
 
@@ -919,7 +944,7 @@ class ZetaState(State):
         self.phase = MAIN
         events = self._events
         if events is not None:  # ``_emit``, inlined
-            events.append(CODE_TURN | seat << 2 | self.turn << 3 | len(self.history) << CODE_MOVE)
+            events.append(CODE_TURN | seat << 2 | self.turn << 3 | (len(self.history) + self.move_base) << CODE_MOVE)
         if not self.decks[seat]:  # ZETA-R12 step 1 / R23: deck-out at turn start
             self._finish((1 - seat,), EndReason.DECK_OUT, "ZETA-R23",
                          f"{self.player_label(seat)}'s deck was empty at the start of turn {self.turn}")
@@ -929,8 +954,7 @@ class ZetaState(State):
         if self.apprentice[seat] == self.turn and self.hand_size[seat] >= 4:  # ZETA-I35 opponent_turn_start
             self.negate[seat] = self.turn
             if self._events is not None:
-                self._emit(EV_EFFECT, {"effect": "negate_fanfares", "player": seat, "turn": self.turn,
-                                              "cause": CARDS[APPRENTICE].id})
+                self._emit_effect("negate_fanfares", seat, self.turn, APPRENTICE)
 
     def _end_turn(self) -> None:
         # ZETA-R12 step 4: turn-bound records simply stop matching the turn number (R34).
@@ -952,10 +976,19 @@ class ZetaState(State):
     # ------------------------------------------------------------------ events
     def _emit_decision(self) -> None:
         """Tell everybody which decision is now pending, and whose (no secret: Fortune's cards were drawn)."""
-        if self._events is None:
+        events = self._events
+        if events is None:
+            return
+        p = self.pending
+        if (not p or "lines" not in p) and len(self.history) < 0xFFFF:  # coded (the move stays under the mask)
+            code = CODE_DECISION | self.decider << 2 | int(self.phase) << 3 | (len(self.history) + self.move_base) << CODE_MOVE
+            if p:
+                code |= p["source"] << 6 | p["square"] << 11 | 1 << 17
+                if "mask" in p:
+                    code |= 1 << 18 | p["mask"] << CODE_MASK
+            events.append(code)
             return
         public: dict[str, Any] = {"player": self.decider, "decision": PHASE_NAMES[self.phase]}
-        p = self.pending
         if p:
             names = self.geo.names
             public["source"] = CARDS[p["source"]].id
@@ -968,10 +1001,16 @@ class ZetaState(State):
 
     # Callers test ``self._events is not None`` first (hot paths pay one attribute test, not a call).
     def _emit_effect(self, effect: str, seat: int, turn: int, cause: int) -> None:
-        self._emit(EV_EFFECT, {"effect": effect, "player": seat, "turn": turn, "cause": CARDS[cause].id})
+        code = _EFFECT_CODE.get(effect, -1)
+        if code >= 0 and turn < 1024:
+            self._events.append(CODE_EFFECT | seat << 2 | code << 3 | cause << 5 | turn << 10  # type: ignore[union-attr]
+                                | (len(self.history) + self.move_base) << CODE_MOVE)
+        else:
+            self._emit(EV_EFFECT, {"effect": effect, "player": seat, "turn": turn, "cause": CARDS[cause].id})
 
     def _emit_no_effect(self, seat: int, c: int, s: int) -> None:
-        self._emit(EV_NO_EFFECT, {"player": seat, "card": CARDS[c].id, "square": self.geo.names[s]})
+        self._events.append(CODE_CARD_NOTICE | seat << 2 | c << 4 | s << 9  # type: ignore[union-attr]
+                            | (len(self.history) + self.move_base) << CODE_MOVE)
 
     # ------------------------------------------------------------------ zones
     def _draw(self, seat: int, n: int, cause: int | None) -> list[int]:
@@ -1001,7 +1040,7 @@ class ZetaState(State):
             held |= 1 << c
             drawn.append(c)
             if events is not None and cause is not None:
-                events.append(CODE_DRAW | seat << 2 | c << 3 | (cause + 1) << 13 | len(self.history) << CODE_MOVE)
+                events.append(CODE_DRAW | seat << 2 | c << 3 | (cause + 1) << 13 | (len(self.history) + self.move_base) << CODE_MOVE)
         self.held[seat] = held
         self.hand_size[seat] += len(drawn)
         return drawn
@@ -1026,7 +1065,7 @@ class ZetaState(State):
             if events is not None:  # ``_emit`` of a destroy or remove event, coded
                 events.append(CODE_DESTROY | seat << 2 | c << 3 | cause << 8 | (seat if by is None else by) << 13
                               | (16384 if at_random else 0) | (0 if disposal == "destroy" else 32768)
-                              | len(self.history) << CODE_MOVE)
+                              | (len(self.history) + self.move_base) << CODE_MOVE)
         self.hand_size[seat] -= len(cards)
 
     def _destroy_random(self, seat: int, k: int, cause: int) -> None:
@@ -1061,7 +1100,7 @@ class ZetaState(State):
             self.ever[o] |= bit
             if events is not None:  # ``_emit`` of a destroy event, coded
                 events.append(CODE_DESTROY | o << 2 | c << 3 | cause << 8 | by << 13 | (s + 1) << 16
-                              | len(self.history) << CODE_MOVE)
+                              | (len(self.history) + self.move_base) << CODE_MOVE)
 
     def _destroyable(self, mask: int, seat: int, targeted: bool) -> int:
         """Occupied, non-barrier squares of ``mask`` (opponent's only under targeted_destroy_scope)."""
@@ -1090,7 +1129,7 @@ class ZetaState(State):
         self.frames.append([seat, c, s, int(top), 0, covered, vacancy])
         if self._events is not None:
             if covered < 0 and not vacancy and top:
-                self._events.append(CODE_PLACE | seat << 2 | c << 3 | s << 13 | len(self.history) << CODE_MOVE)
+                self._events.append(CODE_PLACE | seat << 2 | c << 3 | s << 13 | (len(self.history) + self.move_base) << CODE_MOVE)
             else:
                 self._emit(EV_PLACE, {"player": seat, "card": CARDS[c].id, "square": self.geo.names[s],
                                       "covers": CARDS[covered].id if covered >= 0 else None,
@@ -1100,7 +1139,9 @@ class ZetaState(State):
         """The row of a compact event (``CODE_TURN``, ``CODE_DRAW``, ``CODE_PLACE``, ``CODE_DESTROY``)."""
         kind = code & 3
         seat = code >> 2 & 1
-        move = code >> CODE_MOVE
+        if kind == 0 and code >> 22 & 3:
+            return self._decode_notice(code, seat, (code >> CODE_MOVE & 0xFFFF) - 1)
+        move = (code >> CODE_MOVE) - 1
         if kind == CODE_DESTROY:
             square = code >> 16 & 63
             return (EV_REMOVE if code >> 15 & 1 else EV_DESTROY,
@@ -1115,6 +1156,24 @@ class ZetaState(State):
             return (EV_DRAW, _DRAW_PUBLIC[seat][b - 1], _CARD_SECRET[a], _SEAT_TO[seat], move)
         return (EV_PLACE, {"player": seat, "card": CARDS[a].id, "square": self.geo.names[b], "covers": None,
                            "vacancy": False, "extra": False}, None, (), move)
+
+    def _decode_notice(self, code: int, seat: int, move: int) -> tuple[Any, ...]:
+        """The row of a ``CODE_DECISION``, ``CODE_CARD_NOTICE`` or ``CODE_EFFECT``."""
+        sub = code >> 22 & 3
+        names = self.geo.names
+        if sub == 1:
+            public: dict[str, Any] = {"player": seat, "decision": PHASE_NAMES[code >> 3 & 7]}
+            if code >> 17 & 1:
+                public["source"] = CARDS[code >> 6 & 31].id
+                public["square"] = names[code >> 11 & 63]
+                if code >> 18 & 1:
+                    public["targets"] = [names[q] for q in self.geo.squares(code >> CODE_MASK)]
+            return (EV_DECISION, public, None, (), move)
+        if sub == 2:
+            return (EV_NEGATED if code >> 3 & 1 else EV_NO_EFFECT,
+                    {"player": seat, "card": CARDS[code >> 4 & 31].id, "square": names[code >> 9 & 63]}, None, (), move)
+        return (EV_EFFECT, {"effect": EFFECTS[code >> 3 & 3], "player": seat, "turn": code >> 10 & 1023,
+                            "cause": CARDS[code >> 5 & 31].id}, None, (), move)
 
     def _advance(self) -> None:
         """Run the resolution stack until a decision is needed, the game ends, or the turn ends."""
@@ -1210,9 +1269,9 @@ class ZetaState(State):
         seat = fr[F_SEAT]
         if self.negate[seat] == self.turn:  # ZETA-R35: the Fanfare has no effect
             events = self._events
-            if events is not None:
-                self._emit(EV_NEGATED, {"player": seat, "card": CARDS[fr[F_CARD]].id,
-                                               "square": self.geo.names[fr[F_SQUARE]]})
+            if events is not None:  # ``_emit`` of a negated event, coded
+                events.append(CODE_CARD_NOTICE | seat << 2 | 8 | fr[F_CARD] << 4 | fr[F_SQUARE] << 9
+                              | (len(self.history) + self.move_base) << CODE_MOVE)
             if fr[F_COVERED] >= 0:  # ZETA-R45(e): a negated Wind Mage's covered card
                 covered = fr[F_COVERED]
                 self.set_aside = -1
@@ -1508,6 +1567,7 @@ class ZetaState(State):
         new.known_mask = self.known_mask
         new._events = None if self._events is None else list(self._events)
         new._shuffled = self._shuffled
+        new.move_base = self.move_base
         new.gravity = self.gravity
         new.overline = self.overline
         new.fanfare_pos = self.fanfare_pos
