@@ -7,6 +7,8 @@ Per game, with uniformly random agents:
   and its ratio to *bench* (the target is at least 0.8), both on the same deals, measured alternately;
 * *scaling*: a whole run (plan, batches, workers, the store) on 1 and on 2 workers, local processes
   and Ray, in games per wall-clock second, and the speedup of 2 workers over 1 (the target is 1.8).
+  Wall-clock time moves with whatever else the machine runs, so the runs alternate, 1 worker then
+  2, ``ROUNDS`` times, and each side's rate is its games over its summed time.
 """
 
 from __future__ import annotations
@@ -25,6 +27,8 @@ from .storage import LabStore
 from .study import Batch, StudyConfig, plan, play_batch
 
 GAMES = ("zeta", "oscilloscope", "utahime")
+ROUNDS = 2
+"""How many times the 1- and 2-worker runs alternate."""
 
 
 def lab_rate(game: str, seconds: float, seed: int = 1) -> tuple[float, float, int]:
@@ -82,14 +86,17 @@ def bench_lab(seconds: float = 2.0, games: Sequence[str] = GAMES, ray: bool = Tr
     rows = []
     for game in games:
         bench, lab, _ = lab_rate(game, seconds)
-        n = max(40, int(lab * seconds * 2))
+        n = max(40, int(lab * seconds * 2 / ROUNDS))
         row: dict[str, Any] = {"game": game, "bench_games_per_s": bench, "lab_games_per_s": lab,
-                               "lab_vs_bench": lab / bench if bench else None, "run_games": n}
+                               "lab_vs_bench": lab / bench if bench else None, "run_games": n * ROUNDS}
         for name, use_ray in (("local", False), ("ray", True)):
             if use_ray and not has_ray:
                 continue
-            one = run_rate(game, n, 1, use_ray)
-            two = run_rate(game, n, 2, use_ray)
+            times = {1: 0.0, 2: 0.0}
+            for _ in range(ROUNDS):
+                for workers in (1, 2):
+                    times[workers] += n / run_rate(game, n, workers, use_ray)
+            one, two = n * ROUNDS / times[1], n * ROUNDS / times[2]
             row[f"{name}_1"] = one
             row[f"{name}_2"] = two
             row[f"{name}_speedup"] = two / one if one else None
