@@ -119,24 +119,5 @@ class QuickRandom:
         return out
 
     def random(self) -> float:
-        """A float in [0, 1) from one 32-bit output (plenty to pick one of a few hundred actions).
-
-        ``next32``, inlined (it is the hot path of a lab run of random agents).
-        """
-        a = self.a
-        b = self.b
-        c = self.c
-        d = self.d
-        x = (a + d) & _M32
-        out = (((x << 7) & _M32 | x >> 25) + a) & _M32
-        t = (b << 9) & _M32
-        c ^= a
-        d ^= b
-        b ^= c
-        a ^= d
-        c ^= t
-        self.a = a
-        self.b = b
-        self.c = c
-        self.d = (d << 11) & _M32 | d >> 21
-        return out * 2.3283064365386963e-10
+        """A float in [0, 1) from one 32-bit output (plenty to pick one of a few hundred actions)."""
+        return self.next32() * 2.3283064365386963e-10

@@ -109,11 +109,12 @@ square << 16 | move << CODE_MOVE``: ``owner``'s card leaves a hand (``square`` 0
 CODE_DECISION: Final = 1 << 22
 """``CODE_DECISION | seat << 2 | phase << 3 | source << 6 | square << 11 | pending << 17 | targets << 18 |
 move << CODE_MOVE | mask << CODE_MASK``: ``seat`` now decides in ``phase``; with ``pending``, for the
-card ``source`` on ``square``, and with ``targets``, among the squares of ``mask`` (ZETA-R12, R39,
-R41, R43). A Line choice (it lists lines) is logged as a row."""
+card ``source`` on ``square`` (Do-Over's card to destroy, ZETA-R38; Fortune-Telling's, R39), and with
+``targets``, among the squares of ``mask`` (a targeted Fanfare). A Line choice (it lists lines) is
+logged as a row."""
 CODE_CARD_NOTICE: Final = 2 << 22
 """``CODE_CARD_NOTICE | seat << 2 | negated << 3 | card << 4 | square << 9 | move << CODE_MOVE``: the Fanfare of
-``seat``'s card on ``square`` had no effect (ZETA-R36), or was negated (``negated``, ZETA-R35)."""
+``seat``'s card on ``square`` found nothing to act on, or was negated (``negated``, ZETA-R35)."""
 CODE_EFFECT: Final = 3 << 22
 """``CODE_EFFECT | seat << 2 | effect << 3 | cause << 5 | turn << 10 | move << CODE_MOVE``: a lasting effect
 of the card ``cause`` on ``seat`` for ``turn`` (``effect`` indexes ``EFFECTS``)."""
