@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 import cardtable
+from system_needs import need
 
 BUILD = cardtable.build_info()
 
@@ -23,3 +24,10 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     for item in items:
         if "pure_python" in item.keywords:
             item.add_marker(skip)
+
+
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    """Apply the outside-need rule (``system_needs.need``) to tests marked ``outside_need``, before their fixtures."""
+    marker = item.get_closest_marker("outside_need")
+    if marker is not None:
+        need(marker.args[0])

@@ -1,7 +1,7 @@
 """The examples in the package's docstrings run as written (every module's doctests).
 
-Modules that need an optional framework (the ``rl``, ``bench`` and ``ray`` extras) are skipped, with the
-framework named, when it is not installed.
+Every module is imported, those over the optional frameworks too: the test extra installs them all
+(``tests/system_needs.py`` states the rule).
 """
 
 from __future__ import annotations
@@ -14,9 +14,6 @@ import pytest
 
 import cardtable
 
-OPTIONAL = {"pettingzoo", "gymnasium", "pyspiel", "ray", "playwright", "psycopg"}
-"""Frameworks of the optional extras."""
-
 SKIP = ("cardtable.__main__", "cardtable.store.migrations.")
 """Modules that act when imported (the command itself, Alembic's migration scripts)."""
 
@@ -26,12 +23,7 @@ MODULES = sorted(m.name for m in pkgutil.walk_packages(cardtable.__path__, "card
 
 @pytest.mark.parametrize("name", MODULES)
 def test_module_doctests(name: str) -> None:
-    try:
-        module = importlib.import_module(name)
-    except ModuleNotFoundError as exc:
-        if exc.name and exc.name.split(".")[0] in OPTIONAL:
-            pytest.skip(f"{name} needs {exc.name}, an optional extra")
-        raise
+    module = importlib.import_module(name)
     result = doctest.testmod(module, optionflags=doctest.ELLIPSIS, verbose=False)
     assert result.failed == 0, f"{result.failed} of {result.attempted} doctests of {name} failed"
 
