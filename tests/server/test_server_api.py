@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterator
-from importlib import resources
 from typing import Any
 
 import pytest
@@ -109,41 +108,24 @@ def test_openapi_describes_every_endpoint(client: TestClient) -> None:
 
 
 # -- the lobby page ------------------------------------------------------------------------------------
-def test_the_lobby_page_is_served_with_a_strict_content_security_policy(client: TestClient) -> None:
+def test_the_server_alone_serves_the_api_and_no_pages(client: TestClient) -> None:
+    """Pages are the browser client's (``cardtable.web`` builds on this app); the server serves none."""
     page = client.get("/")
-    assert page.status_code == 200 and "text/html" in page.headers["content-type"]
-    assert "script-src 'self'" in page.headers["content-security-policy"]
-    assert page.headers["x-content-type-options"] == "nosniff"
-    assert '<script src="/static/lobby.js"' in page.text and "<script>" not in page.text
-    script = client.get("/static/lobby.js")
-    assert script.status_code == 200 and "WebSocket" in script.text
+    assert page.status_code == 404 and page.json()["error"]["code"] == "not_found"
+    assert client.get("/static/lobby.js").status_code == 404
+    health = client.get("/api/health")
+    assert health.status_code == 200 and health.headers["x-content-type-options"] == "nosniff"
 
 
-def test_a_browser_client_can_take_the_pages_and_the_api_stays(sqlite_db: str) -> None:
-    from fastapi import FastAPI
-    from fastapi.responses import HTMLResponse
-    from server_support import settings_for
+def test_the_server_never_imports_the_browser_client() -> None:
+    """web depends on server, never the reverse."""
+    import subprocess
+    import sys
 
-    from cardtable.server import create_app
-
-    def pages(app: FastAPI) -> None:
-        @app.get("/", response_class=HTMLResponse, include_in_schema=False)
-        async def home() -> str:
-            return "<p>the full client</p>"
-
-    with TestClient(create_app(settings_for(sqlite_db), pages=pages)) as client:
-        assert client.get("/").text == "<p>the full client</p>"
-        assert client.get("/static/lobby.js").status_code == 404
-        assert client.get("/api/health").status_code == 200
-
-
-def test_the_lobby_page_never_renders_text_as_html() -> None:
-    """Names and every other string from the server go in with textContent, never as HTML."""
-    static = resources.files("cardtable.web") / "static"
-    script = (static / "lobby.js").read_text(encoding="utf-8")
-    for sink in ("innerHTML", "outerHTML", "insertAdjacentHTML", "document.write", "eval(", "new Function"):
-        assert sink not in script, sink
-    assert "textContent" in script
+    code = ("import sys, cardtable.server, cardtable.server.app, cardtable.server.api, cardtable.server.bench; "
+            "print(sorted(m for m in sys.modules if m.startswith('cardtable.web')))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
 
 
 def test_a_name_with_markup_is_stored_and_sent_as_plain_json_text(client: TestClient) -> None:

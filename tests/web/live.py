@@ -9,8 +9,8 @@ from pathlib import Path
 
 import uvicorn
 
-from cardtable.server import ServerSettings, create_app
-from cardtable.web.routes import mount
+from cardtable.server import ServerSettings
+from cardtable.web import create_app
 
 
 def free_port() -> int:
@@ -21,7 +21,7 @@ def free_port() -> int:
 
 
 class LiveServer:
-    """``create_app`` + ``mount`` served by uvicorn on 127.0.0.1:port until ``stop``."""
+    """The web package's ``create_app`` served by uvicorn on 127.0.0.1:port until ``stop``."""
 
     def __init__(self, db: Path, port: int | None = None, bot_seconds: float = 0.3) -> None:
         self.db = db
@@ -39,7 +39,6 @@ class LiveServer:
         """Start serving and wait until the port answers."""
         app = create_app(ServerSettings(db=f"sqlite:///{self.db}", durable=False, bot_executor="thread",
                                         bot_workers=1, bot_seconds=self.bot_seconds, hello_timeout=5.0))
-        mount(app)
         config = uvicorn.Config(app, host="127.0.0.1", port=self.port, log_level="warning", ws_max_size=65_536,
                                 lifespan="on")
         self.server = uvicorn.Server(config)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import re
+import time
 import tomllib
 from collections.abc import Iterator
 from pathlib import Path
@@ -13,9 +14,11 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from cardtable.server import ServerSettings, create_app
-from cardtable.web import i18n
-from cardtable.web.routes import check_deck, deck_toml, merge_views, mount, setup_toml
+from cardtable.server import ServerSettings
+from cardtable.web import create_app, i18n
+from cardtable.web.games.utahime import setup_toml
+from cardtable.web.games.zeta import check_deck, deck_toml
+from cardtable.web.replays import merge_views
 
 CLIENT = Path(str(i18n.client_dir()))
 
@@ -24,7 +27,6 @@ CLIENT = Path(str(i18n.client_dir()))
 def client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
     db = tmp_path_factory.mktemp("routes") / "rooms.db"
     app = create_app(ServerSettings(db=f"sqlite:///{db}", durable=False, bot_executor="thread", bot_seconds=0.2))
-    mount(app)
     with TestClient(app) as c:
         yield c
 
@@ -59,10 +61,10 @@ def test_every_page_route_serves_the_shell_with_a_strict_policy(client: TestClie
     assert "script-src 'self'" in policy and "frame-ancestors 'none'" in policy
 
 
-def test_mount_replaces_the_servers_lobby_page(client: TestClient) -> None:
+def test_the_lobby_page_is_the_clients_own(client: TestClient) -> None:
     app: Any = client.app
     routes = [r for r in app.router.routes if getattr(r, "path", None) == "/"]
-    assert len(routes) == 1 and routes[0].endpoint.__module__ == "cardtable.web.routes"
+    assert len(routes) == 1 and routes[0].endpoint.__module__ == "cardtable.web.pages"
 
 
 def test_client_files_are_served_with_the_page_headers(client: TestClient) -> None:
@@ -231,6 +233,27 @@ def test_a_hint_is_a_legal_move_of_the_seat_to_move_only(client: TestClient) -> 
     assert refused.status_code == 409 and refused.json()["error"]["code"] == "not_your_turn"
     assert client.post(f"/web/rooms/{room}/hint").status_code == 401
     assert client.post(f"/web/rooms/{room}/hint", headers={"Authorization": "Bearer nope"}).status_code == 401
+
+
+def test_a_hint_asks_the_hubs_live_room_and_leaves_no_room_loaded(client: TestClient) -> None:
+    room, token = _room(client, "zeta", [{"kind": "open"}, {"kind": "open"}], rules={"first_player": "p1"})
+    client.post(f"/api/rooms/{room}/join", json={"name": "Bo"})
+    hub = client.app.state.services.hub  # type: ignore[attr-defined]
+    with client.websocket_connect(f"/api/rooms/{room}/ws") as ws:
+        ws.send_text(json.dumps({"type": "hello", "token": token}))
+        state = [m for m in (json.loads(ws.receive_text()) for _ in range(2)) if m["type"] == "state"][0]
+        ws.send_text(json.dumps({"type": "action", "action": state["legal"][0], "version": state["version"]}))
+        while json.loads(ws.receive_text())["type"] != "accepted":
+            pass
+        hint = client.post(f"/web/rooms/{room}/hint", headers={"Authorization": f"Bearer {token}"})
+        assert hint.status_code == 409 and hint.json()["error"]["code"] == "not_your_turn"
+        assert hub.rooms[room].table.version == 1  # the live room answered
+    deadline = time.monotonic() + 5
+    while room in hub.rooms and time.monotonic() < deadline:  # the socket's room is dropped once it closes
+        time.sleep(0.02)
+    assert room not in hub.rooms
+    refused = client.post(f"/web/rooms/{room}/hint", headers={"Authorization": f"Bearer {token}"})
+    assert refused.status_code == 409 and room not in hub.rooms
 
 
 def test_replays_show_a_seat_only_its_own_hand_and_reveal_both(client: TestClient) -> None:

@@ -26,7 +26,8 @@ def serve(
     """Serve online rooms: the lobby page at /, the API at /api, and /docs."""
     import uvicorn
 
-    from cardtable.server import ServerSettings, create_app
+    from cardtable.server import ServerSettings
+    from cardtable.web import create_app
 
     if bot_seconds <= 0 or bot_workers < 1 or workers < 1:
         raise typer.BadParameter("--bot-seconds must be positive; --bot-workers and --workers at least 1")
@@ -34,12 +35,10 @@ def serve(
         if db.startswith("sqlite"):
             raise typer.BadParameter("several --workers need PostgreSQL (--db postgresql+psycopg://...)")
         os.environ.update(CARDTABLE_DB=db, CARDTABLE_BOT_SECONDS=str(bot_seconds), CARDTABLE_BOT_WORKERS=str(bot_workers))
-        uvicorn.run("cardtable.server.app:app_from_env", factory=True, host=host, port=port, workers=workers,
+        uvicorn.run("cardtable.web.app:app_from_env", factory=True, host=host, port=port, workers=workers,
                     ws_max_size=WS_MAX_BYTES, log_level=log_level)
         return
-    from cardtable.web.routes import mount
-
-    app = create_app(ServerSettings(db=db, bot_seconds=bot_seconds, bot_workers=bot_workers), pages=mount)
+    app = create_app(ServerSettings(db=db, bot_seconds=bot_seconds, bot_workers=bot_workers))
     uvicorn.run(app, host=host, port=port, ws_max_size=WS_MAX_BYTES, log_level=log_level)
 
 

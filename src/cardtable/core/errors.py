@@ -1,6 +1,61 @@
-"""The three errors of the game contract; all are ``ValueError`` subclasses."""
+"""The three errors of the game contract (all ``ValueError`` subclasses), and the closed set of refusal codes.
+
+>>> ErrorCode("stale_version") is ErrorCode.STALE_VERSION, ErrorCode.NO_SUCH_STEP == "no_such_step"
+(True, True)
+"""
 
 from __future__ import annotations
+
+from enum import StrEnum
+
+
+class ErrorCode(StrEnum):
+    """Every stable ``code`` of a refusal: the table's, the store's, and what the server and its pages send."""
+
+    BAD_REQUEST = "bad_request"
+    NOT_FOUND = "not_found"
+    METHOD_NOT_ALLOWED = "method_not_allowed"
+    HTTP_ERROR = "http_error"
+    TOO_LARGE = "too_large"
+    UNAVAILABLE = "unavailable"
+    UNKNOWN_GAME = "unknown_game"
+    BAD_RULES = "bad_rules"
+    BAD_SETUP = "bad_setup"
+    BAD_SEATS = "bad_seats"
+    BAD_AGENT = "bad_agent"
+    BAD_TITLE = "bad_title"
+    BAD_NAME = "bad_name"
+    BAD_TOKEN = "bad_token"
+    NO_ACCESS = "no_access"
+    NO_SUCH_ROOM = "no_such_room"
+    SEAT_TAKEN = "seat_taken"
+    GAME_OVER = "game_over"
+    NOT_FINISHED = "not_finished"
+    STALE_VERSION = "stale_version"
+    CANNOT_RESUME = "cannot_resume"
+    STORE_ERROR = "store_error"
+    STORAGE_ERROR = "storage_error"
+    BAD_JSON = "bad_json"
+    BAD_MESSAGE = "bad_message"
+    HELLO_TIMEOUT = "hello_timeout"
+    ROOM_FULL = "room_full"
+    NOT_STARTED = "not_started"
+    NOT_YOUR_TURN = "not_your_turn"
+    NOT_AN_AGENT = "not_an_agent"
+    CANNOT_UNDO = "cannot_undo"
+    NO_SUCH_SEAT = "no_such_seat"
+    WRONG_SEAT = "wrong_seat"
+    SPECTATOR = "spectator"
+    ILLEGAL_ACTION = "illegal_action"
+    INVALID_ACTION = "invalid_action"
+    REVOKED = "revoked"
+    INTERNAL_ERROR = "internal_error"
+    NO_HOWTO = "no_howto"
+    NO_RULEBOOK = "no_rulebook"
+    NO_SUCH_RULE = "no_such_rule"
+    NO_SUCH_STEP = "no_such_step"
+    BAD_DECK = "bad_deck"
+    PRINT_FAILED = "print_failed"
 
 
 class CardtableError(ValueError):

@@ -44,6 +44,8 @@ class GameEntry:
     """The terminal screen: ``render(view, context) -> rich renderable``."""
     describe_action: str = ""
     """The terminal's words for an action string: ``describe(action, actor, context) -> str``."""
+    web_routes: str = ""
+    """The browser client's part of the game: a ``cardtable.web.kit.GameWeb`` (its routes and card data)."""
 
 
 _ENTRIES: dict[str, GameEntry] = {}

@@ -15,6 +15,7 @@ def _entry(name: str, cls: str, prefix: str) -> GameEntry:
         heuristic=f"cardtable.agents.heuristics.{name}:score_actions",
         renderer=f"cardtable.cli.play.render.{name}:render_{name}",
         describe_action=f"cardtable.cli.play.render.{name}:describe_action",
+        web_routes=f"cardtable.web.games.{name}:WEB",
     )
 
 

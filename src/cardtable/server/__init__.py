@@ -1,5 +1,9 @@
-"""The online rooms server: FastAPI over the table and the store (``cardtable serve``; docs/server.md)."""
+"""The online rooms server: FastAPI over the table and the store (docs/server.md).
 
-from .app import ServerSettings, app_from_env, create_app
+It knows nothing of pages: :mod:`cardtable.web` builds the browser client on :func:`create_app`.
+"""
 
-__all__ = ["ServerSettings", "app_from_env", "create_app"]
+from .app import create_app
+from .services import ServerSettings
+
+__all__ = ["ServerSettings", "create_app"]

@@ -23,7 +23,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .app import ServerSettings, create_app
+from .app import create_app
+from .services import ServerSettings
 
 GAMES: tuple[tuple[str, dict[str, Any]], ...] = (("zeta", {}), ("oscilloscope", {"players": 2}), ("utahime", {}))
 """The games the benchmark's rooms cycle through."""

@@ -4,8 +4,9 @@ A room is loaded (its table rebuilt from the store) while a socket watches it or
 and dropped when neither holds. Everything that reads or changes a room's table holds the room's
 lock, so no socket ever sees an action before it is committed:
 
-1. check the action against the table (stale version, not your turn, illegal: refused, nothing changed);
-2. apply it, then store it in one commit (``Store.append_action``); if another process stored an action
+1. play it at the table, which checks it once (stale version, not your turn, illegal: refused, nothing
+   changed);
+2. store it in one commit (``Store.append_action``); if another process stored an action
    at this version first (the unique constraint), reload the room from the store and refuse with
    ``stale_version``;
 3. acknowledge it to its sender, then send every socket its own state (view, log, legal actions).
@@ -24,13 +25,15 @@ from typing import Any
 from pydantic import BaseModel
 
 from cardtable.core import IllegalAction, InvalidAction
+from cardtable.core.errors import ErrorCode
 from cardtable.core.registry import plain_describe_event
 from cardtable.store import Change, Listener, RoomInfo, SeatStatus, Store, StoreError, VersionConflict
-from cardtable.table import Table, TableError
+from cardtable.table import Hint, Table, TableError, UndoPolicy
 
 from .bots import BotRunner
-from .protocol import Accepted, CloseCode, ErrorCode, ErrorMsg, RoomMsg, StateMsg, Welcome
-from .rooms import Refusal, build_table, reseat, room_out
+from .errors import Refusal
+from .protocol import Accepted, CloseCode, ErrorMsg, RoomMsg, StateMsg, Welcome
+from .rooms import build_table, reseat, room_out
 
 log = logging.getLogger(__name__)
 
@@ -89,13 +92,13 @@ def refusal_of(exc: Exception) -> Refusal:
     if isinstance(exc, Refusal):
         return exc
     if isinstance(exc, TableError):
-        return Refusal(exc.code, str(exc), status=409)
+        return Refusal(ErrorCode(exc.code), str(exc), status=409)
     if isinstance(exc, IllegalAction):
         return Refusal(ErrorCode.ILLEGAL_ACTION, f"illegal action {str(exc.action)!r}: {exc.reason}", rule=exc.rule)
     if isinstance(exc, InvalidAction):
         return Refusal(ErrorCode.INVALID_ACTION, f"not an action of this game: {exc.reason}")
     if isinstance(exc, StoreError):
-        return Refusal(exc.code, exc.message, status=409)
+        return Refusal(ErrorCode(exc.code), exc.message, status=409)
     return Refusal(ErrorCode.INVALID_ACTION, "this action could not be read")
 
 
@@ -285,13 +288,13 @@ class Hub:
             if not info.started and not table.is_over:
                 raise Refusal(ErrorCode.NOT_STARTED, "the game starts when every seat is filled", status=409)
             try:
-                act = table.check(seat, action, version)
+                act = table.play(seat, action, version)
             except (TableError, IllegalAction, InvalidAction) as exc:
                 raise refusal_of(exc) from None
             except Exception:  # an engine bug on odd input must not take the room down
-                log.exception("checking %r in room %s failed", action, live.id)
+                log.exception("playing %r in room %s failed", action, live.id)
+                await self._reload(live)
                 raise Refusal(ErrorCode.INVALID_ACTION, "this action could not be read") from None
-            table.play(seat, act, version)
             record = outcome = None
             if table.is_over:
                 record, outcome = table.record().to_json(), table.outcome()
@@ -374,6 +377,34 @@ class Hub:
                 conn.push(ErrorMsg(code=ErrorCode.REVOKED, message="this seat was left; its token is no longer valid"))
                 conn.close(CloseCode.REVOKED)
                 live.conns.discard(conn)
+
+    # -- hints --------------------------------------------------------------------------------------
+    async def hint(self, room_id: str, seat: int, spec: str, top: int) -> tuple[int, Hint]:
+        """The ``spec`` agent's advice for ``seat`` in the live room, and the version it is for; Refusal if the
+        seat does not decide now. The agent thinks in a worker thread on a snapshot, so play goes on."""
+        while True:
+            live = await self.live(room_id)
+            try:
+                async with live.lock:
+                    if live.evicted:
+                        continue
+                    table = live.table
+                    if table.is_over:
+                        raise Refusal(ErrorCode.GAME_OVER, "the game is over", status=409)
+                    if not live.info.started:
+                        raise Refusal(ErrorCode.NOT_STARTED, "the game starts when every seat is filled", status=409)
+                    if table.current_seat != seat:
+                        raise Refusal(ErrorCode.NOT_YOUR_TURN, f"it is {table.name(table.current_seat)}'s decision",
+                                      status=409)
+                    snapshot = Table(table.state.clone(), table.seats, undo=UndoPolicy.NEVER, meta=table.meta)
+            finally:
+                self._maybe_evict(live)  # a room loaded only for this hint is dropped again
+            break
+        try:
+            advice = await asyncio.to_thread(snapshot.hint, seat, spec, top)
+        except TableError as exc:
+            raise refusal_of(exc) from None
+        return snapshot.version, advice
 
     # -- bots ---------------------------------------------------------------------------------------
     def _kick(self, live: LiveRoom) -> None:

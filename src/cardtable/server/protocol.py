@@ -13,12 +13,13 @@ ActionMsg(type='action', action='pass', version=3, seat=None, ref=None)
 from __future__ import annotations
 
 from datetime import datetime
-from enum import Enum, StrEnum
+from enum import Enum
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
 from cardtable.store import LeavePolicy, SeatStatus
+from cardtable.store.models import RoomStatus
 from cardtable.table import NAME_LIMIT
 
 SPEC_MAX = 200
@@ -35,59 +36,7 @@ class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
 
-class ErrorCode(StrEnum):
-    """Every ``code`` of a refusal (HTTP ``error.code``, websocket ``error`` messages)."""
-
-    BAD_REQUEST = "bad_request"
-    NOT_FOUND = "not_found"
-    METHOD_NOT_ALLOWED = "method_not_allowed"
-    HTTP_ERROR = "http_error"
-    TOO_LARGE = "too_large"
-    UNAVAILABLE = "unavailable"
-    UNKNOWN_GAME = "unknown_game"
-    BAD_RULES = "bad_rules"
-    BAD_SETUP = "bad_setup"
-    BAD_SEATS = "bad_seats"
-    BAD_AGENT = "bad_agent"
-    BAD_TITLE = "bad_title"
-    BAD_NAME = "bad_name"
-    BAD_TOKEN = "bad_token"
-    NO_ACCESS = "no_access"
-    NO_SUCH_ROOM = "no_such_room"
-    SEAT_TAKEN = "seat_taken"
-    GAME_OVER = "game_over"
-    NOT_FINISHED = "not_finished"
-    STALE_VERSION = "stale_version"
-    CANNOT_RESUME = "cannot_resume"
-    STORE_ERROR = "store_error"
-    STORAGE_ERROR = "storage_error"
-    BAD_JSON = "bad_json"
-    BAD_MESSAGE = "bad_message"
-    HELLO_TIMEOUT = "hello_timeout"
-    ROOM_FULL = "room_full"
-    NOT_STARTED = "not_started"
-    NOT_YOUR_TURN = "not_your_turn"
-    NO_SUCH_SEAT = "no_such_seat"
-    WRONG_SEAT = "wrong_seat"
-    SPECTATOR = "spectator"
-    ILLEGAL_ACTION = "illegal_action"
-    INVALID_ACTION = "invalid_action"
-    REVOKED = "revoked"
-    INTERNAL_ERROR = "internal_error"
-
-
-class RoomStatus(Enum):
-    """Where a room's current game stands."""
-
-    WAITING = "waiting"
-    """Some seat is open and play has not started (it starts when every seat is filled)."""
-    PLAYING = "playing"
-    """Play has started (a seat that reopens later only pauses the game on its turn)."""
-    FINISHED = "finished"
-    """The game is over; its record can be downloaded, and a seated person may start a rematch."""
-
-
-class SeatKindIn(Enum):
+class SeatKindIn(Enum):  # the two SeatStatus values a new seat may have
     """What a room's creator puts in a seat."""
 
     OPEN = "open"

@@ -11,7 +11,7 @@ acknowledged action left it.
 >>> plan_room(CreateRoom(game="chess"))
 Traceback (most recent call last):
 ...
-cardtable.server.rooms.Refusal: unknown game 'chess'; choose one of: oscilloscope, utahime, zeta
+cardtable.server.errors.Refusal: unknown game 'chess'; choose one of: oscilloscope, utahime, zeta
 """
 
 from __future__ import annotations
@@ -21,27 +21,19 @@ from typing import Any
 
 from cardtable.agents import AgentSpecError, make_agent
 from cardtable.core import Record, game_class, game_names, load_game
+from cardtable.core.errors import ErrorCode
 from cardtable.core.rng import fresh_seed
 from cardtable.store import GameSummary, LeavePolicy, RoomInfo, SeatStatus, StoredAction
+from cardtable.store.models import RoomStatus
 from cardtable.table import HUMAN, Seat, Table, UndoPolicy, check_name
 
-from .protocol import CreateRoom, ErrorCode, GameOut, RoomOut, RoomStatus, SeatKindIn, SeatOut
+from .errors import Refusal
+from .protocol import CreateRoom, GameOut, RoomOut, SeatKindIn, SeatOut
 
 OPEN_NAME = "(open)"
 """The name an open seat goes by at the table (so its label reads ``P2 (open)``)."""
 
 RECORD_TOOL = "cardtable serve"
-
-
-class Refusal(Exception):
-    """A request the server refuses: a stable ``code``, a message for people, and a rule id if the engine gave one."""
-
-    def __init__(self, code: ErrorCode | str, message: str, rule: str | None = None, status: int = 400) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
-        self.rule = rule
-        self.status = status
 
 
 @dataclass(frozen=True)
@@ -167,9 +159,7 @@ def reseat(table: Table, info: RoomInfo) -> Table:
 
 def status_of(info: RoomInfo) -> RoomStatus:
     """Waiting, playing or finished."""
-    if info.finished:
-        return RoomStatus.FINISHED
-    return RoomStatus.PLAYING if info.started else RoomStatus.WAITING
+    return RoomStatus.of(started=info.started, finished=info.finished)
 
 
 def room_out(info: RoomInfo) -> RoomOut:
@@ -187,8 +177,7 @@ def room_out(info: RoomInfo) -> RoomOut:
 
 def game_out(room_id: str, game: GameSummary) -> GameOut:
     """One game of a room's history, with the address of its record once finished."""
-    status = (RoomStatus.FINISHED if game.finished_at is not None else
-              RoomStatus.PLAYING if game.started else RoomStatus.WAITING)
+    status = RoomStatus.of(started=game.started, finished=game.finished_at is not None)
     return GameOut(game_no=game.game_no, version=game.version, status=status, finished_at=game.finished_at,
                    outcome=game.outcome,
                    record_url=f"/api/rooms/{room_id}/records/{game.game_no}" if game.finished_at is not None else None)

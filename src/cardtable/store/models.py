@@ -61,6 +61,28 @@ class SeatStatus(Enum):
     """A person holds it with a seat token."""
 
 
+class RoomStatus(Enum):
+    """Where a room's current game stands."""
+
+    WAITING = "waiting"
+    """Some seat is open and play has not started (it starts when every seat is filled)."""
+    PLAYING = "playing"
+    """Play has started (a seat that reopens later only pauses the game on its turn)."""
+    FINISHED = "finished"
+    """The game is over; its record can be downloaded, and a seated person may start a rematch."""
+
+    @classmethod
+    def of(cls, *, started: bool, finished: bool) -> RoomStatus:
+        """The status of a game that has ``started`` and maybe ``finished``.
+
+        >>> RoomStatus.of(started=True, finished=False).value
+        'playing'
+        """
+        if finished:
+            return cls.FINISHED
+        return cls.PLAYING if started else cls.WAITING
+
+
 class LeavePolicy(Enum):
     """What happens to a seat whose person leaves the room."""
 

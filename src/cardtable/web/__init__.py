@@ -1,4 +1,10 @@
-"""The minimal lobby page the server serves at ``/`` (``static/``): list, create, join, watch and play rooms.
+"""The browser client: its pages, its files (``client/``), its message catalogs (``locale/``) and the routes
+its pages need beyond the server's API, built on the rooms server's app (docs/web.md).
 
-Every name and every string from the server is put on the page as text (``textContent``), never as HTML.
+``create_app(ServerSettings(...))`` is the server's app with all of it mounted; ``cardtable serve``
+runs it. Every name and string from the server is put on a page as text, never as HTML.
 """
+
+from .app import app_from_env, create_app, mount
+
+__all__ = ["app_from_env", "create_app", "mount"]

@@ -157,10 +157,11 @@ def client_messages() -> list[tuple[str | tuple[str, str], str]]:
 
 
 def data_messages() -> list[tuple[str, str]]:
-    """The data strings the pages translate: game titles, rule-flag meanings, card names and effects."""
+    """The data strings the pages translate: game titles, rule-flag meanings, and each game's own (card names
+    and effects, from its web part)."""
     from cardtable.core import game_class, game_names
-    from cardtable.games.oscilloscope.cards import CARD_TYPES
-    from cardtable.games.zeta.cards import CARDS
+
+    from .kit import game_webs
 
     out: list[tuple[str, str]] = []
     for name in game_names():
@@ -169,10 +170,9 @@ def data_messages() -> list[tuple[str, str]]:
         for spec in cls.Rules.flag_specs():
             if spec.doc:
                 out.append((spec.doc, f"{name} flag {spec.name}"))
-    for card in CARDS:
-        out.append((card.effect, f"zeta card {card.id} effect"))
-    for kind in CARD_TYPES:
-        out.append((kind.english, f"oscilloscope card {kind.token}"))
+    for web in game_webs().values():
+        if web.messages is not None:
+            out.extend(web.messages())
     return out
 
 

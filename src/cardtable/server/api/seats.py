@@ -1,0 +1,62 @@
+"""``/api/rooms/{room_id}/join``, ``leave``, ``me`` and ``rematch``: taking, keeping and leaving a seat."""
+
+from __future__ import annotations
+
+import asyncio
+
+from fastapi import APIRouter
+
+from cardtable.core.rng import fresh_seed
+
+from .. import access
+from ..access import Bearer, RoomId
+from ..errors import responses
+from ..protocol import Joined, JoinIn, Left, Me, RoomOut
+from ..rooms import check_person_name, first_player, room_out
+from .deps import ServicesDep
+
+router = APIRouter(tags=["seats"])
+
+
+@router.post("/api/rooms/{room_id}/join", response_model=Joined, responses=responses(400, 403, 404, 409))
+async def join(room_id: RoomId, body: JoinIn, services: ServicesDep) -> Joined:
+    """Take an open seat; the answer holds the seat token, shown only this once (keep it to come back)."""
+    store, hub = services.parts()
+    name = check_person_name(body.name)
+    token = access.new_token()
+    seat, after = await asyncio.to_thread(access.join_seat, store, room_id, body.seat, body.invite, name,
+                                          access.digest(token))
+    await hub.refresh(room_id, after)
+    return Joined(token=token, seat=seat, room=room_out(after))
+
+
+@router.post("/api/rooms/{room_id}/leave", response_model=Left, responses=responses(401, 404))
+async def leave(room_id: RoomId, creds: Bearer, services: ServicesDep) -> Left:
+    """Leave the seat: the token is revoked at once; the seat reopens or the room's bot takes it."""
+    store, hub = services.parts()
+    token = access.required_token(creds)
+    seat, after = await asyncio.to_thread(store.leave, room_id, access.digest(token))
+    await hub.refresh(room_id, after)
+    return Left(seat=seat, room=room_out(after))
+
+
+@router.get("/api/rooms/{room_id}/me", response_model=Me, responses=responses(401, 404))
+async def me(room_id: RoomId, creds: Bearer, services: ServicesDep) -> Me:
+    """The seat a token holds (to come back after a reload or a restart)."""
+    store, _ = services.parts()
+    token = access.required_token(creds)
+    info, seat = await asyncio.to_thread(access.seat_of, store, room_id, token)
+    return Me(seat=seat, name=info.seats[seat].name, room=room_out(info))
+
+
+@router.post("/api/rooms/{room_id}/rematch", response_model=RoomOut, responses=responses(401, 404, 409))
+async def rematch(room_id: RoomId, creds: Bearer, services: ServicesDep) -> RoomOut:
+    """Start the next game in a room whose game is over: same seats, same tokens, a new deal."""
+    store, hub = services.parts()
+    token = access.required_token(creds)
+    info, _seat = await asyncio.to_thread(access.seat_of, store, room_id, token)
+    seed = fresh_seed()
+    to_move = await asyncio.to_thread(first_player, info, seed)
+    after = await asyncio.to_thread(store.rematch, room_id, info.game_no, seed, to_move)
+    await hub.refresh(room_id, after)
+    return room_out(after)
