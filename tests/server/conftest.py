@@ -9,6 +9,8 @@ from pathlib import Path
 import pytest
 from server_support import PG_ENV, pg_database, sqlite_url
 
+import system_needs
+
 
 def pytest_configure(config: pytest.Config) -> None:
     """Register the markers these tests use (pyproject registers them too)."""
@@ -17,8 +19,8 @@ def pytest_configure(config: pytest.Config) -> None:
 
 
 def _need_pg() -> None:
-    if not os.environ.get(PG_ENV):
-        pytest.skip(f"{PG_ENV} is not set (bash .ci/postgres.sh prints it)")
+    system_needs.need(None if os.environ.get(PG_ENV) else
+                      f"no PostgreSQL server: {PG_ENV} is not set (bash .ci/postgres.sh starts one and prints it)")
 
 
 @pytest.fixture
