@@ -18,6 +18,8 @@ from cardtable.lab.arena import (
     plan,
     run_arena,
     score_interval,
+    seats,
+    share_of_a,
 )
 
 
@@ -29,11 +31,11 @@ def test_two_player_run_statistics_and_records(tmp_path: Path) -> None:
     assert result.wins_a + result.wins_b + result.draws == result.games
     for group in range(5):
         pair = [r for r in result.results if r.group == group]
-        assert [r.seats for r in pair] == [("A", "B"), ("B", "A")]
+        assert [seats(r) for r in pair] == [("A", "B"), ("B", "A")]
         assert pair[0].seed == pair[1].seed
     a, b = result.score_a(), result.score_b()
     assert a.low <= a.value <= a.high and math.isclose(a.value + b.value, 1.0)
-    assert a.value == pytest.approx(sum(r.score_a for r in result.results) / 10)
+    assert a.value == pytest.approx(sum(share_of_a(r) for r in result.results) / 10)
     elo = result.elo()
     assert elo is not None and elo.low <= elo.value <= elo.high
     assert result.mean_length() > 0 and result.games_per_second() > 0
@@ -62,8 +64,8 @@ def test_multiplayer_seats_rotate() -> None:
     for group in (0, 1):
         mine = [t for t in tasks if t.group == group]
         assert len({t.seed for t in mine}) == 1
-        assert [t.seats.index("A") for t in mine] == [0, 1, 2, 3]
-        assert all(t.seats.count("A") == 1 and len(t.seats) == 4 for t in mine)
+        assert [seats(t).index("A") for t in mine] == [0, 1, 2, 3]
+        assert all(seats(t).count("A") == 1 and len(seats(t)) == 4 for t in mine)
         assert mine[1].specs == ("heuristic", "random", "heuristic", "heuristic")
     assert tasks[0].seed != tasks[4].seed
     result = run_arena(ArenaConfig("tally", "random", "random", games=12, seed=3, setup={"players": 3}))

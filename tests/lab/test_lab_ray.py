@@ -6,7 +6,8 @@ import importlib.util
 
 import pytest
 
-from cardtable.lab.execute import RayExecutor, run_study
+from cardtable.lab.execute import run_study
+from cardtable.lab.pipeline import RayExecutor
 from cardtable.lab.storage import LabStore
 from cardtable.lab.study import StudyConfig
 

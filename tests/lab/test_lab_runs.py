@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from cardtable.lab.execute import Progress, ensure_run, run_study
+from cardtable.lab.execute import ensure_run, run_study
+from cardtable.lab.pipeline import Progress, process_pool
 from cardtable.lab.storage import LabStore, RunExists
 from cardtable.lab.study import StudyConfig, lineup, plan
 
@@ -59,7 +60,7 @@ def test_an_interrupted_run_resumes_to_the_uninterrupted_games(lab: LabStore) ->
 
 
 def test_parallel_workers_store_the_games_one_process_plays(lab: LabStore) -> None:
-    """Two local worker processes give exactly the games of one process (each seat has its own seeded RNG)."""
+    """Two local worker processes give exactly the games of one process (each game's agents have their seeded RNG)."""
     config = StudyConfig("utahime", ("heuristic", "random"), games=6, seed=8)
     run_study(lab, "one", config, batch=2)
     run_study(lab, "two", config, jobs=2, batch=1)
@@ -77,7 +78,7 @@ def test_local_workers_store_their_own_batches(lab: LabStore, monkeypatch: pytes
     run_study(lab, "here", config, batch=3)
     seen: list[Progress] = []
     monkeypatch.setattr(execute, "iter_batches", refuse)  # the path on which this process stores
-    with execute.process_pool(2) as pool:
+    with process_pool(2) as pool:
         info = run_study(lab, "workers", config, executor=pool, batch=3, on_progress=seen.append)
     assert info.complete and info.finished_at is not None and [p.stored for p in seen][-1] == 8
     assert sorted(g.index for p in seen for g in p.batch) == list(range(8))

@@ -1,4 +1,4 @@
-"""What every adapter shares: a game from a name or a Game, its options split into rule flags and setup.
+"""What every adapter shares: a game from a name or a Game, its options split into rule flags and setup, rendering.
 
 >>> game, setup = game_and_setup("oscilloscope", {"players": 3, "tiebreak": "fewer_net_noise"})
 >>> game.rules.tiebreak, setup
@@ -14,7 +14,7 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
-from cardtable.core import Game, load_game
+from cardtable.core import Game, State, load_game
 
 SEED_BITS = 63
 """Game seeds drawn by an environment are integers below 2**63."""
@@ -66,3 +66,14 @@ class SeedStream:
             self._rng = random.Random(seed)
             return int(seed)
         return self._rng.getrandbits(SEED_BITS)
+
+
+def render_state(state: State, render_mode: str | None) -> str | None:
+    """An environment's ``render()``: the position in one line, returned in ``ansi`` mode, printed in ``human`` mode."""
+    if render_mode is None:
+        return None
+    text = state.summary()
+    if render_mode == "human":
+        print(text)
+        return None
+    return text

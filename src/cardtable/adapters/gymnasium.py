@@ -42,7 +42,7 @@ from gymnasium import spaces
 from cardtable.agents import Agent, decide, make_agent
 from cardtable.core import Game, IllegalAction, State, game_class, game_names
 
-from .common import SEED_BITS, game_and_setup
+from .common import SEED_BITS, game_and_setup, render_state
 
 __all__ = ["CardtableEnv", "env", "env_id"]
 
@@ -150,13 +150,7 @@ class CardtableEnv(gymnasium.Env[dict[str, Any], np.int64]):
 
     def render(self) -> str | None:
         """The position in one line: returned in ``ansi`` mode, printed in ``human`` mode."""
-        if self.render_mode is None:
-            return None
-        text = self.state.summary()
-        if self.render_mode == "human":
-            print(text)
-            return None
-        return text
+        return render_state(self.state, self.render_mode)
 
 
 def env(game: str | Game[Any], *, seat: int = 0, opponent: str | Sequence[str] = "random",

@@ -33,7 +33,7 @@ from pettingzoo import AECEnv  # type: ignore[import-untyped]
 
 from cardtable.core import Game, State
 
-from .common import SeedStream, agent_names, game_and_setup
+from .common import SeedStream, agent_names, game_and_setup, render_state
 
 __all__ = ["CardtableAECEnv", "env"]
 
@@ -133,13 +133,7 @@ class CardtableAECEnv(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]
 
     def render(self) -> str | None:
         """The position in one line: returned in ``ansi`` mode, printed in ``human`` mode."""
-        if self.render_mode is None:
-            return None
-        text = self.state.summary()
-        if self.render_mode == "human":
-            print(text)
-            return None
-        return text
+        return render_state(self.state, self.render_mode)
 
     def close(self) -> None:
         """Nothing to release."""

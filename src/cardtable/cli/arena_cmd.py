@@ -1,7 +1,7 @@
 """``cardtable arena``: two agents play seat-rotated games, and the statistics are presented.
 
-The playing is :mod:`cardtable.lab.runner`, the statistics :mod:`cardtable.lab.stats` and the run
-:mod:`cardtable.lab.arena`; this module only presents them. Registered by ``cardtable.cli.main``.
+The playing is the lab's pipeline (:mod:`cardtable.lab.pipeline`), the statistics
+:mod:`cardtable.lab.stats` and the run :mod:`cardtable.lab.arena`; this module only presents them. Registered by ``cardtable.cli.main``.
 """
 
 from __future__ import annotations
@@ -14,7 +14,8 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 if TYPE_CHECKING:
-    from cardtable.lab.arena import ArenaResult, GameResult
+    from cardtable.lab.arena import ArenaResult
+    from cardtable.lab.pipeline import Progress
     from cardtable.lab.stats import Interval
 
 AGENT_HELP = ("Agent spec: random; heuristic[:epsilon=E]; ismcts[:OPTION,...] with OPTION a level "
@@ -107,36 +108,22 @@ def arena_main(game: str, agent_a: str, agent_b: str, *, games: int = 100, jobs:
     """Run ``cardtable arena`` end to end: parse, play with a progress bar, print the report."""
     import json
 
-    from rich.progress import (
-        BarColumn,
-        MofNCompleteColumn,
-        Progress,
-        TextColumn,
-        TimeElapsedColumn,
-        TimeRemainingColumn,
-    )
-
     from cardtable.cli.options import console as out_console
-    from cardtable.cli.options import err_console
-    from cardtable.lab.arena import config_from_strings, plan, run_arena
+    from cardtable.cli.options import progress_bar
+    from cardtable.lab.arena import config_from_strings, plan, run_arena, share_of_a
 
     config = config_from_strings(game, agent_a, agent_b, games=games, jobs=jobs, seed=seed, rules=rules,
                                  setup=setup, extra_setup=extra_setup, records=records, max_actions=max_actions)
-    total = len(plan(config))
-    console = out_console()
-    err = err_console()
-    with Progress(TextColumn("{task.description}", style="bold", markup=False), BarColumn(), MofNCompleteColumn(),
-                  TextColumn("A {task.fields[score]}", markup=False), TimeElapsedColumn(), TimeRemainingColumn(),
-                  console=err, disable=not progress, transient=True) as bar:
-        task_id = bar.add_task(f"{game} arena", total=total, score="-")
-        scores: list[float] = []
+    scores: list[float] = []
 
-        def tick(result: GameResult) -> None:
-            """Advance the bar and show A's running score."""
-            scores.append(result.score_a)
-            bar.update(task_id, advance=1, score=f"{100 * sum(scores) / len(scores):.0f}%")
+    def running_score(progress: Progress) -> str:
+        """A's running score."""
+        scores.extend(share_of_a(g) for g in progress.batch)
+        return f"A {100 * sum(scores) / len(scores):.0f}%" if scores else "A -"
 
+    with progress_bar(f"{game} arena", len(plan(config)), running_score, progress) as tick:
         result = run_arena(config, tick)
+    console = out_console()
     if json_out:
         console.print_json(json.dumps(result.to_json()))
     else:

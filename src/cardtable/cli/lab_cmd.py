@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Sequence
+from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -24,7 +24,7 @@ from cardtable.agents.specs import SPEC_HELP
 if TYPE_CHECKING:
     from concurrent.futures import Executor
 
-    from cardtable.lab.execute import Progress as RunProgress
+    from cardtable.lab.pipeline import Progress as RunProgress
     from cardtable.lab.report import Report
     from cardtable.lab.storage import LabStore
     from cardtable.lab.study import StudyConfig
@@ -67,7 +67,7 @@ def _open(db: str | None) -> LabStore:
 
 
 def _executor(jobs: int, ray: bool, address: str | None) -> Executor | None:
-    from cardtable.lab.execute import make_executor
+    from cardtable.lab.pipeline import make_executor
 
     return make_executor(jobs, address, use_ray=ray)
 
@@ -89,36 +89,25 @@ def _extras(args: Sequence[str], flags: Sequence[str] = ()) -> tuple[list[str], 
     return leading, groups
 
 
-@contextmanager
-def _progress(title: str, total: int, show: bool = True) -> Iterator[Any]:
-    from rich.progress import (
-        BarColumn,
-        MofNCompleteColumn,
-        Progress,
-        TextColumn,
-        TimeElapsedColumn,
-        TimeRemainingColumn,
-    )
+def _progress(title: str, total: int, show: bool = True) -> AbstractContextManager[Callable[[RunProgress], None]]:
+    """The run's progress bar, showing the first player's running win rate and the speed."""
+    from cardtable.cli.options import progress_bar
 
-    with Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
-                  TextColumn("{task.fields[info]}"), TimeElapsedColumn(), TimeRemainingColumn(),
-                  console=err, disable=not show, transient=True) as bar:
-        task = bar.add_task(title, total=total, info="")
-        wins = [0, 0]
-        start = time.perf_counter()
+    wins = [0, 0]
+    start = time.perf_counter()
 
-        def tick(p: RunProgress) -> None:
-            """Advance the bar; show the first player's running win rate and the speed."""
-            for g in p.batch:
-                first = g.first_player
-                if first is not None and g.players > 1:
-                    wins[0] += int(first in g.winners)
-                    wins[1] += 1
-            rate = f"first player {100 * wins[0] / wins[1]:.1f}%  " if wins[1] else ""
-            speed = len(p.batch) and p.stored / max(1e-9, time.perf_counter() - start)
-            bar.update(task, completed=p.stored, info=f"{rate}{speed:.1f} games/s")
+    def info(p: RunProgress) -> str:
+        """The first player's running win rate and the speed."""
+        for g in p.batch:
+            first = g.first_player
+            if first is not None and g.players > 1:
+                wins[0] += int(first in g.winners)
+                wins[1] += 1
+        rate = f"first player {100 * wins[0] / wins[1]:.1f}%  " if wins[1] else ""
+        speed = len(p.batch) and p.stored / max(1e-9, time.perf_counter() - start)
+        return f"{rate}{speed:.1f} games/s"
 
-        yield tick
+    return progress_bar(title, total, info, show)
 
 
 def _play(lab: LabStore, name: str, config: StudyConfig | None, *, jobs: int, ray: tuple[bool, str | None],

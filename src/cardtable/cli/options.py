@@ -1,6 +1,6 @@
 """What every command shares: its consoles, printing an error and exiting, loading a game with
-``flag=value`` strings, and turning common options (``--deck``, ``--players``, ``--setup``) into a
-game's setup keywords.
+``flag=value`` strings, turning common options (``--deck``, ``--players``, ``--setup``) into a
+game's setup keywords, and the progress bar of a run of many games.
 
 Commands import from here, never from ``cardtable.cli.main``, so the command modules have no import
 cycle. The consoles never read rich markup: text in square brackets (``[ZETA-R14]``,
@@ -9,7 +9,8 @@ cycle. The consoles never read rich markup: text in square brackets (``[ZETA-R14
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from functools import cache
 from typing import TYPE_CHECKING, Any, NoReturn
 
@@ -19,6 +20,7 @@ if TYPE_CHECKING:
     from rich.console import Console
 
     import cardtable
+    from cardtable.lab.pipeline import Progress as RunProgress
 
 
 @cache
@@ -87,3 +89,31 @@ def setup_from_options(name: str, decks: Sequence[str] | None, players: int | No
     if players is not None:
         setup["players"] = players
     return setup
+
+
+@contextmanager
+def progress_bar(title: str, total: int, info: Callable[[RunProgress], str],
+                 show: bool = True) -> Iterator[Callable[[RunProgress], None]]:
+    """A transient bar on standard error for a run of ``total`` games; yields the callback a run reports to.
+
+    The callback advances the bar to the games finished and shows ``info``'s text for that report.
+    """
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
+
+    with Progress(TextColumn("{task.description}", style="bold", markup=False), BarColumn(), MofNCompleteColumn(),
+                  TextColumn("{task.fields[info]}", markup=False), TimeElapsedColumn(), TimeRemainingColumn(),
+                  console=err_console(), disable=not show, transient=True) as bar:
+        task = bar.add_task(title, total=total, info="")
+
+        def tick(progress: RunProgress) -> None:
+            """Advance the bar to the games finished and show what ``info`` says of them."""
+            bar.update(task, completed=progress.stored, info=info(progress))
+
+        yield tick

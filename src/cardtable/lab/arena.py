@@ -7,6 +7,11 @@ once (for two players: the usual seat-swapped pair). A's score in a game is its 
 0; B's score is the rest. Confidence intervals are Wilson intervals (``scipy.stats.binomtest``)
 when every score is 0 or 1, and otherwise a BCa bootstrap over groups (``scipy.stats.bootstrap``),
 which keeps each seat-rotated group together (a paired design).
+
+The games go down the lab's one pipeline (:mod:`cardtable.lab.pipeline`), one game a batch, with
+each seat's agent drawing from its own RNG (:attr:`~cardtable.lab.study.Randomness.PER_SEAT`); the
+results are the lab's :class:`~cardtable.lab.study.PlayedGame` values, in which agent A sits in the
+seat of the game's rotation.
 """
 
 from __future__ import annotations
@@ -17,7 +22,7 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 import numpy as np
 
@@ -26,12 +31,13 @@ from cardtable.core import load_game
 from cardtable.core.registry import game_class
 from cardtable.core.rules import parse_assignments, parse_setup
 
-from .runner import GameResult, GameTask, iter_results, play_game
+from .pipeline import Progress, iter_batches, make_executor, summary
 from .stats import CONFIDENCE, Interval, elo_difference, score_interval
+from .study import Batch, GameTask, PlayedGame, Randomness, StudyConfig
 
-__all__ = ["CONFIDENCE", "ArenaConfig", "ArenaResult", "GameResult", "GameTask", "Interval", "config_from_strings",
-           "elo_difference", "iter_results", "parse_setup", "plan", "play_game", "record_path", "run_arena",
-           "score_interval"]
+__all__ = ["CONFIDENCE", "ArenaConfig", "ArenaResult", "GameTask", "Interval", "PlayedGame", "config_from_strings",
+           "elo_difference", "parse_setup", "plan", "record_path", "run_arena", "score_interval", "seats", "share_of_a",
+           "study_config"]
 
 
 # -- configuration -------------------------------------------------------------------------------
@@ -61,7 +67,8 @@ class ArenaResult:
 
     config: ArenaConfig
     players: int
-    results: tuple[GameResult, ...]
+    results: tuple[PlayedGame, ...]
+    """The games in (group, rotation) order."""
     wall_seconds: float
 
     @property
@@ -96,7 +103,7 @@ class ArenaResult:
 
     def score_a(self) -> Interval:
         """Agent A's mean score with its 95% confidence interval."""
-        return score_interval([r.score_a for r in self.results], [r.group for r in self.results])
+        return score_interval([share_of_a(r) for r in self.results], [r.group for r in self.results])
 
     def score_b(self) -> Interval:
         """Agent B's (all its seats together) mean score with its 95% confidence interval."""
@@ -121,7 +128,7 @@ class ArenaResult:
         """A's mean score in each seat (seat advantage shows here)."""
         out = []
         for seat in range(self.players):
-            scores = [r.score_a for r in self.results if r.rotation == seat]
+            scores = [share_of_a(r) for r in self.results if r.rotation == seat]
             out.append(float(np.mean(scores)) if scores else math.nan)
         return out
 
@@ -140,13 +147,42 @@ class ArenaResult:
         }
 
 
-def _a_won(result: GameResult) -> bool:
-    return any(result.seats[w] == "A" for w in result.winners)
+class Finished(Protocol):
+    """A finished arena game as a played game or its progress summary shows it."""
+
+    @property
+    def rotation(self) -> int:
+        """The game's rotation in its group: the seat of agent A."""
+
+    @property
+    def winners(self) -> tuple[int, ...]:
+        """The winning seats (none for a draw)."""
+
+    @property
+    def players(self) -> int:
+        """Seats of the game."""
+
+
+def seats(game: GameTask | Finished) -> tuple[str, ...]:
+    """'A' or 'B' for each seat of an arena game: A sits in the seat of the game's rotation."""
+    players = len(game.specs) if isinstance(game, GameTask) else game.players
+    return tuple("A" if s == game.rotation else "B" for s in range(players))
+
+
+def share_of_a(game: Finished) -> float:
+    """Agent A's share of the win: 1 alone, 1/w of a w-way win, 1/n of an n-seat draw, else 0."""
+    if not game.winners:
+        return 1.0 / game.players
+    return sum(1.0 / len(game.winners) for w in game.winners if w == game.rotation)
+
+
+def _a_won(game: Finished) -> bool:
+    return game.rotation in game.winners
 
 
 # -- planning and playing -------------------------------------------------------------------------
-def plan(config: ArenaConfig) -> list[GameTask]:
-    """The games an arena run plays: whole seat-rotated groups on seeds drawn from ``config.seed``."""
+def study_config(config: ArenaConfig) -> StudyConfig:
+    """The arena run as the lab's pipeline plays it: the agents A and B, the setup normalized."""
     if config.games < 1:
         raise ValueError(f"the arena needs at least one game, got {config.games}")
     if config.jobs < 1:
@@ -155,43 +191,63 @@ def plan(config: ArenaConfig) -> list[GameTask]:
     make_agent(config.agent_a, game)  # fail here, with the valid specs listed, rather than in a worker
     make_agent(config.agent_b, game)
     setup = game.normalize_setup(dict(config.setup))
-    players = game.num_players_for(setup)
-    groups = -(-config.games // players)
+    return StudyConfig(config.game, (config.agent_a, config.agent_b), config.games, config.seed, dict(config.rules),
+                       setup, config.max_actions)
+
+
+def plan(config: ArenaConfig) -> list[GameTask]:
+    """The games an arena run plays: whole seat-rotated groups on seeds drawn from ``config.seed``.
+
+    In game ``k`` of a group agent A sits in seat ``k`` and B in every other seat.
+    """
+    study = study_config(config)
+    players = study.players()
     seeds = random.Random(f"arena:{config.seed}")
-    tasks = []
-    for g in range(groups):
+    tasks: list[GameTask] = []
+    for g in range(-(-config.games // players)):
         seed = seeds.getrandbits(48)
         for k in range(players):
-            seats = tuple("A" if s == k else "B" for s in range(players))
-            specs = tuple(config.agent_a if s == "A" else config.agent_b for s in seats)
-            tasks.append(GameTask(config.game, dict(config.rules), setup, g, k, seed, config.seed, seats, specs,
-                                  config.max_actions, config.records is not None))
+            specs = tuple(config.agent_a if s == k else config.agent_b for s in range(players))
+            tasks.append(GameTask(len(tasks), g, k, seed, specs))
     return tasks
 
 
-def record_path(directory: Path, result: GameResult, game: str) -> Path:
-    """Where the record of one arena game goes."""
-    return directory / f"{game}-g{result.group:04d}-r{result.rotation}-{result.seed}.json"
+def record_path(directory: Path, game: PlayedGame, name: str) -> Path:
+    """Where the record of one arena game of the game ``name`` goes."""
+    return directory / f"{name}-g{game.group:04d}-r{game.rotation}-{game.seed}.json"
 
 
-def run_arena(config: ArenaConfig, on_result: Callable[[GameResult], None] | None = None) -> ArenaResult:
+def run_arena(config: ArenaConfig, on_progress: Callable[[Progress], None] | None = None) -> ArenaResult:
     """Play every game of ``config`` and return the statistics; records are written as games finish."""
+    study = study_config(config)
     tasks = plan(config)
+    work = [Batch(study, (task,), Randomness.PER_SEAT, records=config.records is not None) for task in tasks]
     if config.records is not None:
         config.records.mkdir(parents=True, exist_ok=True)
     start = time.perf_counter()
-    results = []
-    for result in iter_results(tasks, config.jobs):
-        if config.records is not None and result.record is not None:
-            from cardtable.core import Record
-
-            Record.from_json(result.record).save(record_path(config.records, result, config.game))
-        results.append(result)
-        if on_result is not None:
-            on_result(result)
+    results: list[PlayedGame] = []
+    executor = make_executor(config.jobs)
+    try:
+        for games in iter_batches(work, executor):
+            for game in games:
+                if config.records is not None and game.record is not None:
+                    _save_record(config, game)
+            results.extend(games)
+            if on_progress is not None:
+                on_progress(Progress(len(results), len(tasks), tuple(summary(g) for g in games)))
+    finally:
+        if executor is not None:
+            executor.shutdown(wait=True, cancel_futures=True)
     results.sort(key=lambda r: (r.group, r.rotation))
-    players = len(tasks[0].seats)
-    return ArenaResult(config, players, tuple(results), time.perf_counter() - start)
+    return ArenaResult(config, len(tasks[0].specs), tuple(results), time.perf_counter() - start)
+
+
+def _save_record(config: ArenaConfig, game: PlayedGame) -> None:
+    from cardtable.core import Record
+
+    assert config.records is not None and game.record is not None
+    meta = {"arena_seed": config.seed, "group": game.group, "rotation": game.rotation, "seats": list(seats(game))}
+    Record.from_json({**game.record, "meta": meta}).save(record_path(config.records, game, config.game))
 
 
 def config_from_strings(game: str, agent_a: str, agent_b: str, *, games: int = 100, jobs: int = 1, seed: int = 0,

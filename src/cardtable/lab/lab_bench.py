@@ -21,8 +21,8 @@ from pathlib import Path
 from typing import Any
 
 from .bench import random_playout
-from .execute import RayExecutor, run_study
-from .runner import process_pool
+from .execute import run_study
+from .pipeline import RayExecutor, process_pool
 from .storage import LabStore
 from .study import Batch, StudyConfig, plan, play_batch
 

@@ -8,9 +8,10 @@ plays every seat on the same deal (a lineup of one agent has one shift: a group 
 Game seeds and the agents' RNG (one per game, shared by its seats) derive from the run's ``seed`` alone, so two runs with the
 same seed and lineup play the same deals: that is what makes variant comparisons paired.
 
-Games are played in batches (one executor task each, so the per-task overhead stays small) and
-every game records its events, from which :mod:`cardtable.lab.facts` reads what each seat drew,
-played and lost.
+Games are played in batches (one executor task each, so the per-task overhead stays small; the
+executors are :mod:`cardtable.lab.pipeline`'s) and every game records its events, from which
+:mod:`cardtable.lab.facts` reads what each seat drew, played and lost. The arena plays its games
+with the same :func:`play_batch`, each seat drawing from its own RNG (:attr:`Randomness.PER_SEAT`).
 
 >>> config = StudyConfig("zeta", ("heuristic", "random"), games=3, seed=1)
 >>> [(t.index, t.group, t.rotation, t.specs) for t in plan(config)]
@@ -27,11 +28,12 @@ import random
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from enum import Enum
 from typing import Any, NamedTuple
 
 from cardtable.agents import Agent, decide, make_agent
 from cardtable.agents.simple import RandomAgent
-from cardtable.core import Game, State, load_game
+from cardtable.core import Game, State, load_game, record_of
 from cardtable.core.registry import game_class
 from cardtable.core.rng import QuickRandom
 from cardtable.core.rules import parse_assignments, parse_setup
@@ -107,12 +109,25 @@ class GameTask:
     specs: tuple[str, ...]
 
 
+class Randomness(Enum):
+    """How the agents of a game draw their random numbers."""
+
+    PER_GAME = "per game"
+    """A lab run's: one RNG per game, shared by its seats (:func:`agent_rng`); a uniformly random seat
+    draws from it without a view, and a game of nothing but such seats from a ``QuickRandom``."""
+    PER_SEAT = "per seat"
+    """The arena's: each seat its own RNG (:func:`seat_rngs`), and every seat decides from its view."""
+
+
 @dataclass(frozen=True)
 class Batch:
-    """Games of one run played by one executor task."""
+    """Games of one run played by one executor task, how their agents draw, and whether to keep their records."""
 
     config: StudyConfig
     tasks: tuple[GameTask, ...]
+    randomness: Randomness = Randomness.PER_GAME
+    records: bool = False
+    """Return each game's record (``Record.to_json()``) with it."""
 
 
 class PlayedGame(NamedTuple):
@@ -137,6 +152,8 @@ class PlayedGame(NamedTuple):
     """Stopped at the action limit (counted a draw)."""
     seconds: float
     facts: GameFacts
+    record: dict[str, Any] | None = None
+    """The game's record as JSON, when its batch asked for records."""
 
     @property
     def players(self) -> int:
@@ -207,6 +224,15 @@ def agent_rng(seed: int, group: int, rotation: int) -> random.Random:
     return random.Random(agent_seed(seed, group, rotation))
 
 
+def seat_rngs(seed: int, group: int, rotation: int, players: int) -> list[random.Random]:
+    """The arena's RNGs of one game, one per seat, fixed by the run's seed, the group, the rotation and the seat.
+
+    >>> [r.random() for r in seat_rngs(7, 3, 1, 2)] == [r.random() for r in seat_rngs(7, 3, 1, 2)]
+    True
+    """
+    return [random.Random(f"arena:{seed}:{group}:{rotation}:{seat}") for seat in range(players)]
+
+
 _SEED_SPACE = 1 << 64
 """Run seeds are taken modulo this (``random.Random`` seeds from an integer's absolute value)."""
 
@@ -217,9 +243,7 @@ def play_one(config: StudyConfig, task: GameTask) -> PlayedGame:
     Each agent decides from its seat's view (``decide``); a uniformly random agent, which looks at
     nothing but the number of legal actions, is asked the same question without building a view.
     """
-    game = _game_and_agent(config, config.agents[0])[0]
-    agents = {spec: _game_and_agent(config, spec)[1] for spec in set(task.specs)}
-    return _play(config, game, _Seats(agents), task)
+    return play_batch(Batch(config, (task,)))[0]
 
 
 class _Seats(dict[tuple[str, ...], tuple[list[Agent], list[bool], bool]]):
@@ -236,28 +260,36 @@ class _Seats(dict[tuple[str, ...], tuple[list[Agent], list[bool], bool]]):
         return out
 
 
-def _play(config: StudyConfig, game: Game[Any], seats: _Seats, task: GameTask) -> PlayedGame:
+def _play(batch: Batch, game: Game[Any], seats: _Seats, task: GameTask) -> PlayedGame:
+    config = batch.config
     start = time.perf_counter()
     state = game.new_game(seed=task.seed, record_events=True, **config.setup)
     agents, fast, all_fast = seats[task.specs]
     limit = config.max_actions if config.max_actions is not None else game.termination_bound
-    if all_fast:  # nothing but random() is asked: the cheap generator, and the compiled loop
+    if batch.randomness is Randomness.PER_SEAT:
+        _play_seats(state, agents, [False] * len(agents),
+                    seat_rngs(config.seed, task.group, task.rotation, len(agents)), limit)
+    elif all_fast:  # nothing but random() is asked: the cheap generator, and the compiled loop
         random_to_end(state, QuickRandom(agent_seed(config.seed, task.group, task.rotation)), limit)
     else:
-        _play_seats(state, agents, fast, agent_rng(config.seed, task.group, task.rotation), limit)
+        _play_seats(state, agents, fast, [agent_rng(config.seed, task.group, task.rotation)] * len(agents), limit)
     outcome = state.outcome()
     facts = game_facts(state)
+    record = None
+    if batch.records:
+        meta = {"seed": config.seed, "group": task.group, "rotation": task.rotation}
+        record = record_of(state, players=list(task.specs), meta=meta).to_json()
     if outcome is None:
         return PlayedGame(task.index, task.group, task.rotation, task.seed, task.specs, (), "action limit",
-                          "", None, len(state.history), True, time.perf_counter() - start, facts)
+                          "", None, len(state.history), True, time.perf_counter() - start, facts, record)
     return PlayedGame(task.index, task.group, task.rotation, task.seed, task.specs, tuple(outcome.winners),
                       outcome.reason, outcome.rule, outcome.scores, len(state.history), False,
-                      time.perf_counter() - start, facts)
+                      time.perf_counter() - start, facts, record)
 
 
-def _play_seats(state: State, agents: Sequence[Agent], fast: Sequence[bool], rng: random.Random, limit: int) -> None:
-    """Play to the end or ``limit`` actions: each seat's agent decides, a random one without a view."""
-    rand = rng.random
+def _play_seats(state: State, agents: Sequence[Agent], fast: Sequence[bool], rngs: Sequence[random.Random],
+                limit: int) -> None:
+    """Play to the end or ``limit`` actions: each seat's agent decides with its seat's RNG, a random one without a view."""
     actions = 0
     while actions < limit:
         seat = state.current_player
@@ -265,9 +297,9 @@ def _play_seats(state: State, agents: Sequence[Agent], fast: Sequence[bool], rng
             break
         if fast[seat]:
             legal = state.legal_actions()
-            state.apply(legal[int(rand() * len(legal))])
+            state.apply(legal[int(rngs[seat].random() * len(legal))])
         else:
-            state.apply(decide(agents[seat], state, rng), player=seat)
+            state.apply(decide(agents[seat], state, rngs[seat]), player=seat)
         actions += 1
 
 
@@ -276,7 +308,7 @@ def play_batch(batch: Batch) -> list[PlayedGame]:
     config = batch.config
     game = _game_and_agent(config, config.agents[0])[0]
     seats = _Seats({spec: _game_and_agent(config, spec)[1] for spec in set(config.agents)})
-    return [_play(config, game, seats, task) for task in batch.tasks]
+    return [_play(batch, game, seats, task) for task in batch.tasks]
 
 
 def config_from_strings(game: str, agents: Sequence[str], *, games: int = 100, seed: int = 0,
@@ -293,5 +325,6 @@ def config_from_strings(game: str, agents: Sequence[str], *, games: int = 100, s
     return config
 
 
-__all__ = ["Batch", "Fact", "GameFacts", "GameTask", "PlayedGame", "StudyConfig", "Verb", "batch_size", "batches",
-           "config_from_strings", "lineup", "plan", "play_batch", "play_one"]
+__all__ = ["Batch", "Fact", "GameFacts", "GameTask", "PlayedGame", "Randomness", "StudyConfig", "Verb", "agent_rng",
+           "agent_seed", "batch_size", "batches", "config_from_strings", "lineup", "plan", "play_batch", "play_one",
+           "seat_rngs"]

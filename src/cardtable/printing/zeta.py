@@ -17,7 +17,6 @@ red with a striped back and player 2's green with a dotted back (PRINT-I1).
 from __future__ import annotations
 
 import difflib
-import tomllib
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -33,6 +32,7 @@ from cardtable.games.zeta.decks import (
     deck_from_mapping,
     load_deck_file,
     preset,
+    read_toml,
     validate_deck,
 )
 
@@ -82,12 +82,7 @@ class Skin:
 def load_skin(path: str | Path) -> Skin:
     """Read a skin file: TOML with an optional ``title`` and a ``[names]`` table of card id -> display name."""
     p = Path(path)
-    try:
-        data = tomllib.loads(p.read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise PrintError(f"cannot read skin file {p}: {exc.strerror or exc}") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise PrintError(f"skin file {p} is not valid TOML: {exc}") from None
+    data = read_toml(p, "skin", PrintError)
     unknown = sorted(set(data) - {"title", "names"})
     if unknown:
         raise PrintError(f"skin file {p}: unknown key(s) {', '.join(unknown)}; a skin has 'title' and [names]")

@@ -163,26 +163,31 @@ def check_deck_file(path: str | Path, *, deck_size: int = 25, limits: bool = Tru
     """
     p = Path(path)
     try:
-        data = tomllib.loads(p.read_text(encoding="utf-8"))
-    except OSError as exc:
-        return DeckReport(p.stem, 0, (f"cannot read deck file {p}: {exc.strerror or exc}",))
-    except tomllib.TOMLDecodeError as exc:
-        return DeckReport(p.stem, 0, (f"deck file {p} is not valid TOML: {exc}",))
+        data = read_toml(p)
+    except DeckError as exc:
+        return DeckReport(p.stem, 0, (str(exc),))
     deck, problems = read_deck_mapping(data, source=p.stem)
     problems += deck_problems(deck, deck_size=deck_size, limits=limits)
     return DeckReport(deck.name, deck.size, tuple(problems))
 
 
-def load_deck_file(path: str | Path) -> Deck:
-    """Read a TOML deck file (not yet validated against rules; see ``validate_deck``)."""
+def read_toml(path: str | Path, kind: str = "deck", error: type[ValueError] = DeckError) -> dict[str, Any]:
+    """The table of a TOML file, or ``error`` raised saying that the ``kind`` file cannot be read or is not TOML.
+
+    The one reader of the TOML files that name Zeta cards: deck files, and print skins (``kind="skin"``).
+    """
     p = Path(path)
     try:
-        data = tomllib.loads(p.read_text(encoding="utf-8"))
+        return tomllib.loads(p.read_text(encoding="utf-8"))
     except OSError as exc:
-        raise DeckError(f"cannot read deck file {p}: {exc.strerror or exc}") from None
+        raise error(f"cannot read {kind} file {p}: {exc.strerror or exc}") from None
     except tomllib.TOMLDecodeError as exc:
-        raise DeckError(f"deck file {p} is not valid TOML: {exc}") from None
-    return deck_from_mapping(data, source=p.stem)
+        raise error(f"{kind} file {p} is not valid TOML: {exc}") from None
+
+
+def load_deck_file(path: str | Path) -> Deck:
+    """Read a TOML deck file (not yet validated against rules; see ``validate_deck``)."""
+    return deck_from_mapping(read_toml(path), source=Path(path).stem)
 
 
 def preset(name: str) -> Deck:

@@ -7,9 +7,9 @@ Renderers are pure functions ``(view, Context) -> rich renderable``: they read o
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeAlias
 
 from rich.columns import Columns
 from rich.console import Group, RenderableType
@@ -206,10 +206,37 @@ def count_line(label: str, value: Any) -> Text:
 
 
 def decision_line(decider: int, text: str, rule: str, ctx: Context) -> Text:
-    """"SEAT decides: what [RULE]": the opening of every game's pending-decision line."""
+    """"SEAT decides: what [RULE]": the opening of every game's pending-decision line (no rule: no brackets)."""
     out = Text()
     out.append_text(seat_text(decider, ctx))
     out.append(" decides: ", style="bold")
     out.append(text)
-    out.append(f" [{rule}]", style="dim")
+    if rule:
+        out.append(f" [{rule}]", style="dim")
+    return out
+
+
+Phrase: TypeAlias = Callable[[str, Mapping[str, Any]], tuple[str, str] | None]
+"""A game's words for a pending decision: ``(phase, view) -> (what, rule)``, or None for nothing to say."""
+
+Notes: TypeAlias = Callable[[Mapping[str, Any], int], Sequence[tuple[str, str]]]
+"""What a game adds after a decision's words, for ``(view, decider)``: ``(text, style)`` pieces."""
+
+
+def describe_pending(view: Mapping[str, Any], ctx: Context, phrase: Phrase, notes: Notes | None = None) -> Text | None:
+    """The pending-decision line of every game: "SEAT decides: what [RULE]", notes, "(waiting)" for another seat.
+
+    None when nobody decides or ``phrase`` has nothing to say of the phase.
+    """
+    decider = view.get("current_player")
+    if decider is None:
+        return None
+    said = phrase(str(view.get("phase", "")), view)
+    if said is None:
+        return None
+    out = decision_line(decider, *said, ctx)
+    for text, style in notes(view, decider) if notes is not None else ():
+        out.append(text, style=style)
+    if view.get("viewer") != decider:
+        out.append(" (waiting)", style="dim")
     return out

@@ -16,7 +16,7 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from .common import Context, decision_line, last_move_line, seat_style, seat_text, title_line
+from .common import Context, describe_pending, last_move_line, seat_style, seat_text, title_line
 
 SEG = 8
 """Columns per time position."""
@@ -246,11 +246,9 @@ def render_players(view: Mapping[str, Any], ctx: Context) -> Table:
     return table
 
 
-def describe_pending(view: Mapping[str, Any], ctx: Context) -> Text | None:
-    """What the current decision is, in words, with its rule."""
-    phase = str(view.get("phase", ""))
-    decider = view.get("current_player")
-    if decider is None or phase not in PHASES:
+def pending_phrase(phase: str, view: Mapping[str, Any]) -> tuple[str, str] | None:
+    """The current decision in words, with its rule (None outside the phases that ask one)."""
+    if phase not in PHASES:
         return None
     text, rule = PHASES[phase]
     pending = view.get("pending") or {}
@@ -258,10 +256,7 @@ def describe_pending(view: Mapping[str, Any], ctx: Context) -> Text | None:
         text = text.replace("the time position", f"time position {pending['row']}")
         if int(view.get("players", 2)) == 1 and phase == "keep":
             text, rule = "keep one filter of the captured position as a score card (keep TRAIN)", "OSC-R57"
-    out = decision_line(decider, text, rule, ctx)
-    if view.get("viewer") != decider:
-        out.append(" (waiting)", style="dim")
-    return out
+    return text, rule
 
 
 def render_oscilloscope(view: Mapping[str, Any], ctx: Context) -> RenderableType:
@@ -302,7 +297,7 @@ def render_oscilloscope(view: Mapping[str, Any], ctx: Context) -> RenderableType
         parts.append(decks)
         parts.append(counts)
         parts.append(render_players(view, ctx))
-    pend = describe_pending(view, ctx)
+    pend = describe_pending(view, ctx, pending_phrase)
     if pend is not None:
         parts.append(pend)
     return Group(*parts)

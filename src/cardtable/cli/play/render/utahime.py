@@ -15,7 +15,7 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from .common import Context, decision_line, last_move_line, seat_text, title_line
+from .common import Context, describe_pending, last_move_line, seat_text, title_line
 
 SUITS = {"H": "♥", "S": "♠", "C": "♣", "D": "♦"}
 RED = {"H", "D"}
@@ -321,20 +321,15 @@ def describe_attack(view: Mapping[str, Any], ctx: Context) -> Text | None:
     return out
 
 
-def describe_pending(view: Mapping[str, Any], ctx: Context) -> Text | None:
-    """What the current decision is, in words, with its rule."""
-    phase = str(view.get("phase", ""))
-    decider = view.get("current_player")
-    if decider is None or phase not in PHASES:
-        return None
-    text, rule = PHASES[phase]
-    out = decision_line(decider, text, rule, ctx)
-    banned = forbidden_suits(view, decider) if phase == "main" else []
-    if banned:
-        out.append(" · forbidden suits: " + " ".join(SUITS.get(s, s) for s in banned), style="yellow")
-    if view.get("viewer") != decider:
-        out.append(" (waiting)", style="dim")
-    return out
+def pending_phrase(phase: str, view: Mapping[str, Any]) -> tuple[str, str] | None:
+    """The current decision in words, with its rule (None outside the phases that ask one)."""
+    return PHASES.get(phase)
+
+
+def pending_notes(view: Mapping[str, Any], decider: int) -> list[tuple[str, str]]:
+    """The suits the decider may not attack with now, if any."""
+    banned = forbidden_suits(view, decider) if view.get("phase") == "main" else []
+    return [(" · forbidden suits: " + " ".join(SUITS.get(s, s) for s in banned), "yellow")] if banned else []
 
 
 def render_utahime(view: Mapping[str, Any], ctx: Context) -> RenderableType:
@@ -370,7 +365,7 @@ def render_utahime(view: Mapping[str, Any], ctx: Context) -> RenderableType:
         parts.append(Text("(n) counts n this turn · ▼set J/Q/K set face down · ▒▒ face down · + cosmic · "
                           "~ other deck", style="dim"))
         parts.append(Text("[X] face down, remembered · ▒♥ face down, a heart (♥NEXT's price)", style="dim"))
-    pend = describe_pending(view, ctx)
+    pend = describe_pending(view, ctx, pending_phrase, pending_notes)
     if pend is not None:
         parts.append(pend)
     return Group(*parts)

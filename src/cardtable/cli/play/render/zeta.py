@@ -19,7 +19,7 @@ from rich.text import Text
 from cardtable.games.zeta.board import FILES, geometry
 from cardtable.games.zeta.cards import CARD_BY_ID, CardType
 
-from .common import Context, count_line, last_move_line, seat_style, seat_text, title_line
+from .common import Context, count_line, describe_pending, last_move_line, seat_style, seat_text, title_line
 
 PHASE_RULES = {"do_over": "ZETA-R38", "fortune": "ZETA-R39", "mourn": "ZETA-R57", "line": "ZETA-R59",
                "mulligan": "ZETA-R11", "main": "ZETA-R12"}
@@ -200,42 +200,30 @@ def describe_known_hands(view: Mapping[str, Any], ctx: Context) -> list[str]:
     return out
 
 
-def describe_pending(view: Mapping[str, Any], ctx: Context) -> Text | None:
-    """What the current decision is about (effects' choices, the mulligan), or None in the main phase."""
-    phase = str(view.get("phase", ""))
-    decider = view.get("current_player")
-    pending = view.get("pending") or {}
-    if phase in ("main", "over") or decider is None:
+def pending_phrase(phase: str, view: Mapping[str, Any]) -> tuple[str, str] | None:
+    """What the current decision is about (effects' choices, the mulligan), with its rule; None in the main phase."""
+    if phase in ("main", "over"):
         return None
-    you = view.get("viewer") == decider
+    pending = view.get("pending") or {}
     src = _card(str(pending.get("source", "")))
     src_name = f"{src.english} on {pending.get('square')}" if src else ""
     rule = src.rule if src else PHASE_RULES.get(phase, "")
-    out = Text()
-    out.append_text(seat_text(decider, ctx))
-    out.append(" decides: ", style="bold")
     if phase == "do_over":
-        out.append(f"{src_name}: destroy one card of the hand, then draw (destroy:CARD)")
-    elif phase == "fortune":
+        return f"{src_name}: destroy one card of the hand, then draw (destroy:CARD)", rule
+    if phase == "fortune":
         drawn = pending.get("drawn")
         seen = f" of the two drawn: {', '.join(drawn)}" if drawn else " of the two cards drawn"
-        out.append(f"{src_name}: destroy one{seen} (destroy:CARD)")
-    elif phase == "target":
-        out.append(f"{src_name}: destroy a card on {', '.join(pending.get('targets') or [])} "
-                   f"(target:SQUARE) or decline")
-    elif phase == "mourn":
-        out.append(f"{src_name}: place a cost-0 card from the hand (CARD@SQUARE) or decline")
-    elif phase == "line":
-        out.append(f"{src_name}: destroy every card of a full line: {', '.join(pending.get('lines') or [])}")
-    elif phase == "mulligan":
-        out.append("keep the opening hand, or shuffle it back and draw a new one (keep / mulligan)")
-    else:
-        out.append(phase)
-    if rule:
-        out.append(f" [{rule}]", style="dim")
-    if not you:
-        out.append(" (waiting)", style="dim")
-    return out
+        return f"{src_name}: destroy one{seen} (destroy:CARD)", rule
+    if phase == "target":
+        return (f"{src_name}: destroy a card on {', '.join(pending.get('targets') or [])} "
+                f"(target:SQUARE) or decline"), rule
+    if phase == "mourn":
+        return f"{src_name}: place a cost-0 card from the hand (CARD@SQUARE) or decline", rule
+    if phase == "line":
+        return f"{src_name}: destroy every card of a full line: {', '.join(pending.get('lines') or [])}", rule
+    if phase == "mulligan":
+        return "keep the opening hand, or shuffle it back and draw a new one (keep / mulligan)", rule
+    return phase, rule
 
 
 def render_zeta(view: Mapping[str, Any], ctx: Context) -> RenderableType:
@@ -278,7 +266,7 @@ def render_zeta(view: Mapping[str, Any], ctx: Context) -> RenderableType:
         parts.append(Text(f"set aside under a Wind Mage: {view['set_aside']}", style="dim"))
     for line in describe_known_hands(view, ctx):
         parts.append(Text(line, style="dim"))
-    pend = describe_pending(view, ctx)
+    pend = describe_pending(view, ctx, pending_phrase)
     if pend is not None:
         parts.append(pend)
     viewer = view.get("viewer")
