@@ -6,14 +6,10 @@ import doctest
 import warnings
 from pathlib import Path
 
-import pytest
-
 DOC = Path(__file__).resolve().parents[2] / "docs" / "adapters.md"
 
 
 def test_adapters_doc_examples_run() -> None:
-    for module in ("pettingzoo", "gymnasium", "pyspiel"):
-        pytest.importorskip(module, reason="the rl and bench extras are not installed")
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # api_test's and check_env's advice, shown in the doc's own tests
         result = doctest.testfile(str(DOC), module_relative=False, optionflags=doctest.ELLIPSIS)

@@ -6,11 +6,9 @@ import random
 import warnings
 from typing import Any
 
+import gymnasium
 import numpy as np
 import pytest
-
-gymnasium = pytest.importorskip("gymnasium", reason="the rl extra (gymnasium) is not installed")
-
 from gymnasium.utils.env_checker import check_env  # noqa: E402
 
 from cardtable.adapters.gymnasium import env, env_id  # noqa: E402

@@ -7,10 +7,8 @@ import random
 from typing import Any
 
 import numpy as np
+import pyspiel  # type: ignore[import-not-found,unused-ignore]
 import pytest
-
-pyspiel = pytest.importorskip("pyspiel", reason="the bench extra (open-spiel) is not installed")
-
 from open_spiel.python import observation as spiel_observation  # noqa: E402
 from open_spiel.python.algorithms import ismcts, mcts  # noqa: E402
 

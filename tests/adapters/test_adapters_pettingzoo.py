@@ -8,9 +8,6 @@ from typing import Any
 
 import numpy as np
 import pytest
-
-pytest.importorskip("pettingzoo", reason="the rl extra (pettingzoo) is not installed")
-
 from pettingzoo.test import api_test, seed_test  # noqa: E402
 
 from cardtable.adapters.pettingzoo import env  # noqa: E402

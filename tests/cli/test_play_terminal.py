@@ -15,10 +15,9 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import pexpect
 import pytest
 from play_helpers import REPO, play_command, play_env, strip_ansi
-
-pexpect = pytest.importorskip("pexpect")
 
 PROMPT = r"P\d> "
 SAVE = r"File name \(Enter to skip\): "

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import importlib.util
-
 import pytest
 
 from cardtable.lab.execute import run_study
@@ -13,7 +11,6 @@ from cardtable.lab.study import StudyConfig
 
 
 @pytest.mark.slow
-@pytest.mark.skipif(importlib.util.find_spec("ray") is None, reason="ray is not installed (pip install -e '.[ray]')")
 def test_ray_equals_local(lab: LabStore) -> None:
     """Two Ray workers store exactly the games one local process stores."""
     config = StudyConfig("zeta", ("heuristic:epsilon=0.2", "random"), games=16, seed=21)

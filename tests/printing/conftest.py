@@ -2,12 +2,35 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
-from cardtable.printing import PrintResult
+import system_needs
+from cardtable.printing import PrintError, PrintResult
+from cardtable.printing.fonts import DEBIAN_PACKAGE, find_font
 from cardtable.printing.oscilloscope import print_oscilloscope
 from cardtable.printing.utahime import load_option_set, print_utahime
 from cardtable.printing.zeta import load_deck, print_zeta
+
+
+def _font_missing() -> str | None:
+    try:
+        find_font()
+    except PrintError:
+        return f"the Japanese font is not installed (apt-get install -y {DEBIAN_PACKAGE})"
+    return None
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Mark the printing tests with the outside need where the Japanese font is missing (``system_needs``)."""
+    missing = _font_missing()
+    if missing is None:
+        return
+    here = str(Path(__file__).parent)
+    for item in items:
+        if str(item.path).startswith(here):
+            item.add_marker(system_needs.mark(missing))
 
 
 def pytest_configure(config: pytest.Config) -> None:

@@ -11,9 +11,10 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-import pytest
 from PIL import Image
 from pypdf import PdfReader
+
+import system_needs
 
 MM_PER_INCH = 25.4
 DOCS_IMAGES = Path(__file__).resolve().parents[2] / "docs" / "images" / "print"
@@ -21,12 +22,10 @@ WRITE_DOCS_ENV = "CARDTABLE_WRITE_DOCS_IMAGES"
 
 
 def require_pdftoppm() -> str:
-    """The pdftoppm binary; the test is skipped without it, except under CI, where it must be installed."""
+    """The pdftoppm binary (the outside-need rule of ``system_needs``: skipped without it, failed under CI)."""
     path = shutil.which("pdftoppm")
-    if path is None:
-        if os.environ.get("CI"):
-            pytest.fail("pdftoppm is missing: CI must install poppler-utils")
-        pytest.skip("pdftoppm (poppler-utils) is not installed")
+    system_needs.need(None if path else "pdftoppm is not installed (apt-get install -y poppler-utils)")
+    assert path is not None
     return path
 
 
