@@ -8,7 +8,9 @@ each node, the reward of the seat that chose the action leading to it, so any nu
 works: every seat maximises its own return. Rollouts play to the end with a random or heuristic
 policy; the result is ``state.returns()`` mapped from [-1, 1] to [0, 1] for each seat. A move that
 has won the game at once every time it was played is played whenever it is legal (a decisive move),
-so a win that many different actions can make is not diluted by exploring the others.
+so a win that many different actions can make is not diluted by exploring the others. Every action
+the search plays is one of its determinisation's legal actions, so it goes through the unchecked
+door, ``State.apply_legal``.
 """
 
 from __future__ import annotations
@@ -214,9 +216,9 @@ class ISMCTSAgent(Agent):
                 # whenever it is legal: otherwise the win, split over every card that can make it,
                 # would be diluted by exploration and the search would not see it must be stopped
                 won = _decisive(children, legal)
-                if won is not None:
+                if won is not None and won.action is not None:
                     won.available += 1
-                    det.apply(won.action)
+                    det.apply_legal(won.action)
                     path.append(won)
                     node = won
                     continue
@@ -241,7 +243,7 @@ class ISMCTSAgent(Agent):
                 child = _Node(expand, player)
                 child.prior = prior
                 children[expand] = child
-                det.apply(expand)
+                det.apply_legal(expand)
                 path.append(child)
                 break
             best: _Node | None = None
@@ -255,7 +257,7 @@ class ISMCTSAgent(Agent):
                     best_value = value
                     best = child
             assert best is not None and best.action is not None
-            det.apply(best.action)
+            det.apply_legal(best.action)
             path.append(best)
             node = best
         at_once = det.current_player is None
@@ -294,7 +296,7 @@ class ISMCTSAgent(Agent):
                 action = legal[rng.randrange(len(legal))]
             else:
                 action = legal[pick_best(heuristic(det.view(player), [str(a) for a in legal]), rng)]
-            det.apply(action)
+            det.apply_legal(action)
             steps += 1
         return det.current_player is None
 

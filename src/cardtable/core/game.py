@@ -496,14 +496,27 @@ class State(metaclass=ABCMeta):
             return False
 
     def apply(self, action: object, player: int | None = None) -> Action:
-        """Apply an action (or its string); IllegalAction / InvalidAction leave the state unchanged."""
+        """The checked door: apply an action (or its string); IllegalAction / InvalidAction leave the state unchanged.
+
+        It checks what ``illegality`` checks (game over, ``player``'s turn, the rules), then goes
+        through ``apply_legal``. Input from outside (a person, a client, a record) comes in here.
+        """
         act = self.to_action(action)
         problem = self.illegality(act, player)
         if problem is not None:
             raise IllegalAction(act, problem[0], problem[1], self.summary())
-        self._apply(act)
-        self.history.append(str(act))
-        return act
+        return self.apply_legal(act)
+
+    def apply_legal(self, action: Action) -> Action:
+        """The unchecked door: apply an action its caller knows to be legal now (one of ``legal_actions()``).
+
+        Nothing is checked: an illegal action here leaves the state undefined. Searches, playouts and
+        the table after its own check call it; a game may override it with a faster implementation
+        of the same rules (never a second statement of them).
+        """
+        self._apply(action)
+        self.history.append(str(action))
+        return action
 
     def action_index(self, action: object) -> int:
         """The index of an action in the game's action index (``Game.action_index``)."""

@@ -28,29 +28,29 @@ from typing import Any, Final, NamedTuple
 
 from cardtable.core import State
 from cardtable.games.oscilloscope.cards import TOKENS as OSC_TOKENS
-from cardtable.games.oscilloscope.state import CODE_CAPTURE as OSC_CODE_CAPTURE
-from cardtable.games.oscilloscope.state import CODE_DISCARD as OSC_CODE_DISCARD
-from cardtable.games.oscilloscope.state import CODE_DRAW_PULSE as OSC_CODE_DRAW_PULSE
-from cardtable.games.oscilloscope.state import CODE_DRAW_TRIGGER as OSC_CODE_DRAW_TRIGGER
-from cardtable.games.oscilloscope.state import CODE_PLACE as OSC_CODE_PLACE
-from cardtable.games.oscilloscope.state import CODE_REFILL as OSC_CODE_REFILL
-from cardtable.games.oscilloscope.state import CODE_TURN as OSC_CODE_TURN
-from cardtable.games.utahime.state import CODE_ATTACK as UTA_CODE_ATTACK
-from cardtable.games.utahime.state import CODE_BLOCK as UTA_CODE_BLOCK
-from cardtable.games.utahime.state import CODE_COSMIC as UTA_CODE_COSMIC
-from cardtable.games.utahime.state import CODE_DRAW as UTA_CODE_DRAW
-from cardtable.games.utahime.state import CODE_HEART_NEXT as UTA_CODE_HEART_NEXT
-from cardtable.games.utahime.state import CODE_MOVE as UTA_CODE_MOVE
-from cardtable.games.utahime.state import CODE_NOTICE as UTA_CODE_NOTICE
-from cardtable.games.utahime.state import CODE_PASS as UTA_CODE_PASS
-from cardtable.games.utahime.state import CODE_SET as UTA_CODE_SET
-from cardtable.games.utahime.state import CODE_TAKE as UTA_CODE_TAKE
-from cardtable.games.utahime.state import CODE_TURN as UTA_CODE_TURN
-from cardtable.games.utahime.state import NOTICE_STALL as UTA_NOTICE_STALL
-from cardtable.games.utahime.state import NOTICE_SUCCESS as UTA_NOTICE_SUCCESS
-from cardtable.games.utahime.state import TOKENS as UTA_TOKENS
+from cardtable.games.oscilloscope.vocab import CODE_CAPTURE as OSC_CODE_CAPTURE
+from cardtable.games.oscilloscope.vocab import CODE_DISCARD as OSC_CODE_DISCARD
+from cardtable.games.oscilloscope.vocab import CODE_DRAW_PULSE as OSC_CODE_DRAW_PULSE
+from cardtable.games.oscilloscope.vocab import CODE_DRAW_TRIGGER as OSC_CODE_DRAW_TRIGGER
+from cardtable.games.oscilloscope.vocab import CODE_PLACE as OSC_CODE_PLACE
+from cardtable.games.oscilloscope.vocab import CODE_REFILL as OSC_CODE_REFILL
+from cardtable.games.oscilloscope.vocab import CODE_TURN as OSC_CODE_TURN
+from cardtable.games.utahime.vocab import CODE_ATTACK as UTA_CODE_ATTACK
+from cardtable.games.utahime.vocab import CODE_BLOCK as UTA_CODE_BLOCK
+from cardtable.games.utahime.vocab import CODE_COSMIC as UTA_CODE_COSMIC
+from cardtable.games.utahime.vocab import CODE_DRAW as UTA_CODE_DRAW
+from cardtable.games.utahime.vocab import CODE_HEART_NEXT as UTA_CODE_HEART_NEXT
+from cardtable.games.utahime.vocab import CODE_MOVE as UTA_CODE_MOVE
+from cardtable.games.utahime.vocab import CODE_NOTICE as UTA_CODE_NOTICE
+from cardtable.games.utahime.vocab import CODE_PASS as UTA_CODE_PASS
+from cardtable.games.utahime.vocab import CODE_SET as UTA_CODE_SET
+from cardtable.games.utahime.vocab import CODE_TAKE as UTA_CODE_TAKE
+from cardtable.games.utahime.vocab import CODE_TURN as UTA_CODE_TURN
+from cardtable.games.utahime.vocab import NOTICE_STALL as UTA_NOTICE_STALL
+from cardtable.games.utahime.vocab import NOTICE_SUCCESS as UTA_NOTICE_SUCCESS
+from cardtable.games.utahime.vocab import TOKENS as UTA_TOKENS
 from cardtable.games.zeta.cards import CARDS as ZETA_CARDS
-from cardtable.games.zeta.state import CODE_DESTROY, CODE_DRAW, CODE_PLACE
+from cardtable.games.zeta.vocab import CODE_DESTROY, CODE_DRAW, CODE_PLACE
 
 
 class Verb(StrEnum):

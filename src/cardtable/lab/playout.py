@@ -1,7 +1,8 @@
 """The lab's inner loop for a lineup of uniformly random agents, compiled with the engines.
 
 ``random_to_end`` is what :func:`cardtable.lab.study.play_one` runs when no seat needs a view:
-each step asks the state for its legal actions and applies the one a uniform draw picks. Compiled,
+each step asks the state for its legal actions and applies the one a uniform draw picks through
+the unchecked door (``State.apply_legal``: it is legal by construction). Compiled,
 the calls to the state are native calls and the loop costs no bytecode.
 
 >>> import cardtable
@@ -26,6 +27,6 @@ def random_to_end(state: State, rng: QuickRandom, limit: int) -> int:
     actions = 0
     while actions < limit and state.current_player is not None:
         legal = state.legal_actions()
-        state.apply(legal[int(rng.random() * len(legal))])
+        state.apply_legal(legal[int(rng.random() * len(legal))])  # one of the legal actions: the unchecked door
         actions += 1
     return actions

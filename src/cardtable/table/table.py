@@ -1,8 +1,11 @@
 """The table: one game, its seats, whose turn it is, the per-seat event log, hints, undo and save/resume.
 
-Every front end (the terminal, the web server, the lab) drives a :class:`Table` and only renders and
-reads input. A front end never decides what a seat may see: it asks the table for that seat's
-:meth:`Table.view` and :meth:`Table.events`, which come from the engine's views and event log.
+The front ends that seat people (the terminal and the web server) drive a :class:`Table` and only
+render and read input. A front end never decides what a seat may see: it asks the table for that
+seat's :meth:`Table.view` and :meth:`Table.events`, which come from the engine's views and event log.
+The lab drives no table: it plays engine states directly (``cardtable.lab.study``), since it needs
+no seats, log, undo or saves. The table checks each action once (:meth:`Table.check`) and then
+applies it through the engine's unchecked door, ``State.apply_legal``.
 
 >>> table = Table.create("zeta", ["human", "random"], seed=3)
 >>> table.names
@@ -247,7 +250,7 @@ class Table:
     def play(self, seat: int, action: Action | str, version: int | None = None) -> Action:
         """Apply ``seat``'s action (checked against ``version`` if given); the state is unchanged on any error."""
         act = self.check(seat, action, version)
-        self._state.apply(act, seat)
+        self._state.apply_legal(act)  # checked just now, once
         self.actors.append(seat)
         return act
 

@@ -25,7 +25,8 @@ from .cards import CARD_TYPES, PULSE_DECK, TRIGGER_DECK, Card, CardType, Edge, L
 from .events import OscilloscopeEvent, describe_event
 from .game import OscilloscopeGame, build_train
 from .rules import OscilloscopeRules
-from .state import OscilloscopeState, Phase
+from .state import OscilloscopeState
+from .vocab import Phase
 
 __all__ = [
     "CARD_TYPES", "PULSE_DECK", "TRIGGER_DECK", "AssignTrain", "Capture", "Card", "CardType", "ChooseFilters",

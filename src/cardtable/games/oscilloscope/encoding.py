@@ -61,7 +61,7 @@ from .actions import (
 )
 from .cards import CARD_BY_TOKEN, CARD_TYPES, LEVEL_SYMBOLS, POSITIONS, TRAIN_LETTERS, TRIGGER_KINDS, Card
 from .rules import OscilloscopeRules
-from .state import Phase
+from .vocab import Phase
 
 if TYPE_CHECKING:
     import numpy as np

@@ -12,7 +12,8 @@ from .actions import OscilloscopeAction, parse_action
 from .cards import POSITIONS, PULSE_DECK, TRIGGER_DECK
 from .position import read_position, sample_position
 from .rules import MAX_STALL_LIMIT, OscilloscopeRules
-from .state import WILD, OscilloscopeState, Phase, RuleTables, counts_of
+from .state import OscilloscopeState, RuleTables, counts_of
+from .vocab import WILD, Phase
 
 MAX_TRAINS = 6
 

@@ -1,8 +1,9 @@
 """The Oscilloscope state machine: legal actions, apply (the set's steps), outcome, and seat memory.
 
 Sections in the order of the style guide: rule tables, state, legal actions, apply (the set's
-steps), outcome. Views, position JSON and sampling are in :mod:`.position`; the events each step
-emits are described in :mod:`.events`. Rule ids (OSC-R*, OSC-I*) mark where each rule is enforced;
+steps), outcome. The vocabulary (kinds, levels, phases, steps, event codes) is :mod:`.vocab`; views
+and position JSON are written by :mod:`.view`, read and sampled by :mod:`.position`; the events each
+step emits are described in :mod:`.events`. Rule ids (OSC-R*, OSC-I*) mark where each rule is enforced;
 interpretations this engine adds are OSC-I-CT*, documented in docs/games/oscilloscope.md.
 
 Internally a card is its ``Card`` value (an int), a level its ``Level`` value, slots are 0-based
@@ -16,7 +17,6 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Sequence
-from enum import Enum, IntEnum
 from typing import TYPE_CHECKING, Any, Final
 
 from cardtable.core import Action, Outcome, State
@@ -65,6 +65,54 @@ from .cards import (
 )
 from .events import OscilloscopeEvent as E
 from .rules import OscilloscopeRules
+from .view import position_json, view_json
+from .vocab import (
+    ANY_ORIGIN,
+    CLEAR,
+    CODE_CAPTURE,
+    CODE_DISCARD,
+    CODE_DRAW_PULSE,
+    CODE_DRAW_TRIGGER,
+    CODE_MOVE,
+    CODE_NOTICE,
+    CODE_PLACE,
+    CODE_REFILL,
+    CODE_TURN,
+    DECLARE,
+    EMPTY,
+    HIGH,
+    HL,
+    KIND_GROUP,
+    LH,
+    LOH,
+    LOW,
+    NO,
+    NOISE,
+    NOTICE_EARLY_END,
+    NOTICE_NO_TRIGGER,
+    NOTICE_NOISE,
+    NOTICE_SHIFT,
+    NOTICES,
+    PLACE_RESULTS,
+    PULSE_ORIGIN,
+    SHIFT_CLOSES,
+    STEP_CAPTURE_KEEP,
+    STEP_POST_BEGIN,
+    STEP_REFILL_BEGIN,
+    STEP_REFILL_NEXT,
+    STEP_SET_BEGIN,
+    STEP_SET_END,
+    STEP_SHIFT,
+    STEP_TOPUP_NEXT,
+    STEP_WAIT,
+    T_BOTH,
+    T_HL,
+    T_LH,
+    TRIGGER_ORIGIN,
+    WILD,
+    Phase,
+    counts_to_tokens,
+)
 
 # Event kinds as module constants (an enum attribute costs a class lookup, and events are emitted in
 # the hot path of every recording game).
@@ -100,83 +148,8 @@ _PULSE_DRAW: Final = tuple({"player": p, "deck": "pulse"} for p in range(6))
 _TRIGGER_DRAW: Final = tuple({"player": p, "deck": "trigger"} for p in range(6))
 _CARD_SECRET: Final = tuple({"card": t} for t in TOKENS)
 
-# Compact events: nearly every kind (draws, refills, a set's start, placements, discards, shifts,
-# captures, the noise count, one-seat notices: 96% of a random game's events) is logged as one int and
-# becomes a row when the log is read (``_decode_event``); the lab's fact reader reads the ints as
-# they are. Fields: the kind (bits 0-2), the player (3-5), a (6-15: the set's number; a card is
-# bits 6-8), b (16-18: the train), c (19-20: the refill's out level), the move (its action's index
-# in ``history``) from ``CODE_MOVE`` on. A value out of a code's range is logged as a row.
-assert len(TOKENS) <= 8, "a compact code gives a card three bits"
-
-CODE_DRAW_PULSE: Final = 1
-"""A draw of pulse card ``a`` from the pulse deck, seen by its drawer only."""
-CODE_DRAW_TRIGGER: Final = 2
-"""A draw of trigger card ``a`` from the trigger deck, seen by its drawer only."""
-CODE_REFILL: Final = 3
-"""A refill of train ``b`` with card ``a``, out level ``c`` (OSC-R37)."""
-CODE_TURN: Final = 4
-"""Set ``a`` starts with ``player`` (sets below 1024)."""
-CODE_NOTICE: Final = 5
-"""The event ``NOTICES[a]`` (bits 6-7): a seat's notice, the noise count, or a shift (``NOTICE_SHIFT``) whose trains
-are coded from bit 8 on, four bits each in train order: 0 nothing happens to the train, 1 + card
-its first card is pushed off (no trigger riding on it), ``SHIFT_CLOSES`` a gap closes."""
-CODE_DISCARD: Final = 6
-"""``player`` discards card ``a`` (OSC-R37)."""
-CODE_PLACE: Final = 7
-"""``player`` places trigger ``a`` (bits 6-8) on train ``b``, slot ``d`` (bits 21-23), in step ``e``
-(24-26), with the result ``PLACE_RESULTS[f]`` (27-28), discarding ``g`` cards (bits 19-20, at most
-two) whose cards are bits 9-11 and 12-14."""
-CODE_CAPTURE: Final = 0
-"""``player`` captures position ``a`` (bits 6-8), keeping trigger ``b`` (9-12: 0 none, else 1 + card),
-scoring ``c`` clears (13-15), emptying the filters of the trains in the mask bits 16-21; the move is
-only bits 32-47 here; bits 48-71 are the captured cards (four bits a train, in train order: 0 none,
-else 1 + card), and from bit 72 on come the discarded count (three bits) and cards (three bits each)."""
-CODE_MOVE: Final = 32
-"""The bit where a code's move starts."""
-NOTICES: Final = (EV_NO_TRIGGER, EV_EARLY_END, EV_SHIFT, EV_NOISE)
-NOTICE_NO_TRIGGER: Final = 0
-NOTICE_EARLY_END: Final = 1
-NOTICE_SHIFT: Final = 2
-NOTICE_NOISE: Final = 3
-"""The noise count changed: the count is bits 8-19, the limit bits 20-31."""
-SHIFT_CLOSES: Final = 15
-PLACE_RESULTS: Final = ("set", "cancelled", "replaced", "added")
-
-
 if TYPE_CHECKING:
     from .game import OscilloscopeGame
-
-EMPTY: Final = -1
-HL: Final = 0
-LH: Final = 1
-LOH: Final = 2
-NOISE: Final = 3
-CLEAR: Final = 4
-T_HL: Final = 5
-T_LH: Final = 6
-T_BOTH: Final = 7
-HIGH: Final = 0
-LOW: Final = 1
-WILD: Final = 2
-NO: Final = -1
-"""Connection table entry: the card does not connect at this level."""
-DECLARE: Final = -2
-"""Connection table entry: a Low or Hi card after a wild level whose player declares H or L (OSC-I5)."""
-# Where an unknown card of a hand came from, as every seat remembers it (OSC-I-CT14): the pulse deck
-# while it held only pulse kinds, the trigger deck, or anywhere (a rebuilt deck, or a Low or Hi whose deck
-# is unknown).
-PULSE_ORIGIN: Final = 0
-TRIGGER_ORIGIN: Final = 1
-ANY_ORIGIN: Final = 2
-ORIGIN_NAMES: Final = ("pulse", "trigger", "any")
-KIND_GROUP: Final = (0, 0, 2, 0, 1, 1, 1, 1)
-"""0: only the pulse deck starts with it (HL, LH, NOISE); 1: only the trigger deck (CLEAR and the XX
-triggers); 2: both (LOH, OSC-I3)."""
-ORIGIN_ALLOWS: Final = ((True, True, True, True, False, False, False, False),
-                        (False, False, True, False, True, True, True, True),
-                        (True,) * 8)
-"""``ORIGIN_ALLOWS[origin][card]``: the kinds a card of each origin can be."""
-
 
 def _gap_closes(row: list[int]) -> bool:
     """A train with a gap closes it in the coming shift when a card follows the first gap."""
@@ -217,68 +190,6 @@ class RuleTables:
             sat[LOH][under] = under in (LOH, NOISE)  # OSC-I29, OSC-I30
         self.sat: tuple[tuple[bool, ...], ...] = tuple(tuple(row) for row in sat)
         """``sat[trigger][card under it]`` (OSC-R27, OSC-I29, OSC-I30)."""
-
-
-class Phase(Enum):
-    """The decision a position waits for (style rule 8: every choice is a phase with its own actions)."""
-
-    ASSIGN = "assign"
-    """OSC-R6: the decider picks an unassigned train."""
-    FILTERS = "filters"
-    """OSC-R8: the solo player picks the two filters; the third card becomes the stock."""
-    TRIGGER = "trigger"
-    """OSC-R9 step 1: the current player places a trigger."""
-    MORE = "more"
-    """OSC-I22 variant: after a Low or Hi placement, stack another one or pass."""
-    CAPTURE = "capture"
-    """OSC-I33 variant: take the capture or decline it."""
-    KEEP = "keep"
-    """OSC-R30 / OSC-R57: which trigger (filter) the capturer keeps as a score card."""
-    REFILL = "refill"
-    """OSC-R36, OSC-R37: the decider plays a card to a refill slot, or discards."""
-    TOPUP = "topup"
-    """OSC-R40: the decider draws from the pulse deck or the trigger deck."""
-    POST = "post"
-    """OSC-R42: the current player may place one more trigger."""
-    EXCHANGE = "exchange"
-    """OSC-R55: the solo player chooses which filter position the stock goes to."""
-    OVER = "over"
-    """The game has ended."""
-
-
-class Step(IntEnum):
-    """The automatic steps of a set, run by ``_run`` until a decision is pending (an ``IntEnum``: hot path)."""
-
-    WAIT = 0
-    """A decision is pending (or the game is over): stop."""
-    SET_BEGIN = 1
-    """OSC-R9 step 1 / OSC-R54 step 1: the trigger set, or the solo exchange."""
-    SHIFT = 2
-    """OSC-R22: the shift, then the capture test (OSC-R28, OSC-R56)."""
-    CAPTURE_KEEP = 3
-    """OSC-R30 / OSC-R57: the capture, asking which trigger to keep when there is a choice."""
-    REFILL_BEGIN = 4
-    """OSC-R36: a refill step begins."""
-    REFILL_NEXT = 5
-    """OSC-R36, OSC-R46: the next player to play in the refill."""
-    TOPUP_NEXT = 6
-    """OSC-R40: the next hand to top up."""
-    POST_BEGIN = 7
-    """OSC-R42: the optional post-refill placement."""
-    SET_END = 8
-    """The set is over (OSC-R64's count), the turn passes."""
-
-
-# Module-level aliases (Final: compiled code reads them without a lookup).
-_WAIT: Final = Step.WAIT
-_SET_BEGIN: Final = Step.SET_BEGIN
-_SHIFT: Final = Step.SHIFT
-_CAPTURE_KEEP: Final = Step.CAPTURE_KEEP
-_REFILL_BEGIN: Final = Step.REFILL_BEGIN
-_REFILL_NEXT: Final = Step.REFILL_NEXT
-_TOPUP_NEXT: Final = Step.TOPUP_NEXT
-_POST_BEGIN: Final = Step.POST_BEGIN
-_SET_END: Final = Step.SET_END
 
 
 def ceil_half(value: int) -> int:
@@ -832,7 +743,7 @@ class OscilloscopeState(State):
         """Carry out a legal decision, then run the set's automatic steps up to the next decision (OSC-I12)."""
         self._legal = None
         player = self.decider
-        nxt: int = _WAIT
+        nxt: int = STEP_WAIT
         if isinstance(action, Refill):
             nxt = self._do_refill(player, action)
         elif isinstance(action, Discard):
@@ -843,17 +754,17 @@ class OscilloscopeState(State):
             nxt = self._do_pass()
         elif isinstance(action, Draw):
             self._draw_one(player, action.deck)
-            nxt = _TOPUP_NEXT
+            nxt = STEP_TOPUP_NEXT
         elif isinstance(action, KeepTrigger):
             nxt = self._capture(action.card)
         elif isinstance(action, KeepFilter):
             nxt = self._capture(action.train)
         elif isinstance(action, Capture):
-            nxt = _CAPTURE_KEEP  # OSC-I33 variant
+            nxt = STEP_CAPTURE_KEEP  # OSC-I33 variant
         elif isinstance(action, Decline):
             if self._events is not None:
                 self._emit(EV_DECLINE, {"player": player})
-            nxt = _REFILL_BEGIN  # OSC-I33 variant: the triggers stay
+            nxt = STEP_REFILL_BEGIN  # OSC-I33 variant: the triggers stay
         elif isinstance(action, Exchange):
             nxt = self._do_exchange(action.train)
         elif isinstance(action, AssignTrain):
@@ -864,33 +775,33 @@ class OscilloscopeState(State):
 
     def _run(self, step: int) -> None:
         """Run automatic steps (shift, capture, draws, set ends) until a decision or the end."""
-        while step != _WAIT:
-            if step == _SET_BEGIN:
+        while step != STEP_WAIT:
+            if step == STEP_SET_BEGIN:
                 step = self._set_begin()
-            elif step == _SHIFT:
+            elif step == STEP_SHIFT:
                 step = self._shift_and_check()
-            elif step == _CAPTURE_KEEP:
+            elif step == STEP_CAPTURE_KEEP:
                 step = self._capture_keep()
-            elif step == _REFILL_BEGIN:
+            elif step == STEP_REFILL_BEGIN:
                 step = self._refill_begin()
-            elif step == _REFILL_NEXT:
+            elif step == STEP_REFILL_NEXT:
                 step = self._refill_next()
-            elif step == _TOPUP_NEXT:
+            elif step == STEP_TOPUP_NEXT:
                 step = self._topup_next()
-            elif step == _POST_BEGIN:
+            elif step == STEP_POST_BEGIN:
                 step = self._post_begin()
             else:
                 step = self._set_end()
 
     def start_play(self) -> None:
         """Begin the first set once setup choices are made (trains assigned, filters chosen)."""
-        self._run(_SET_BEGIN)
+        self._run(STEP_SET_BEGIN)
 
     def _wait(self, phase: Phase, player: int) -> int:
         self.phase = phase
         self.decider = player
         self._legal = None
-        return _WAIT
+        return STEP_WAIT
 
     def _end(self, reason: str, rule: str) -> int:
         """End the game now and score it (OSC-R50: by OSC-R34, R46, R60, R63 or R64; scored by R47-R51, R61)."""
@@ -902,7 +813,7 @@ class OscilloscopeState(State):
         if self._events is not None:
             self._emit(EV_SCORE, {"scores": [self.score_detail(p) for p in range(self.players)]})
             self._emit(EV_GAME_OVER, result.to_json())
-        return _WAIT
+        return STEP_WAIT
 
     # Setup choices -----------------------------------------------------------------------------------
     def _do_assign(self, player: int, train: int) -> int:
@@ -913,7 +824,7 @@ class OscilloscopeState(State):
         chosen = sum(1 for a in self.assigned if a != EMPTY)
         if chosen < self.players:
             return self._wait(Phase.ASSIGN, (self.start_player + chosen) % self.players)
-        return _SET_BEGIN
+        return STEP_SET_BEGIN
 
     def _do_filters(self, a: int, b: int) -> int:
         """OSC-R8: two offered cards become the filters of A and B, the third the face-up stock."""
@@ -925,7 +836,7 @@ class OscilloscopeState(State):
         self.offer = []
         if self._events is not None:
             self._emit(EV_FILTERS, {"a": TOKENS[a], "b": TOKENS[b], "stock": TOKENS[self.stock]})
-        return _SET_BEGIN
+        return STEP_SET_BEGIN
 
     # The set (OSC-R9, OSC-R54) -------------------------------------------------------------------------
     def _set_begin(self) -> int:
@@ -943,10 +854,10 @@ class OscilloscopeState(State):
                 placements.append(PASS)
             self._wait(Phase.TRIGGER, self.turn)
             self._legal = placements
-            return _WAIT
+            return STEP_WAIT
         if self._events is not None:
             self._events.append(CODE_NOTICE | self.turn << 3 | NOTICE_NO_TRIGGER << 6 | len(self.history) << CODE_MOVE)
-        return _SHIFT
+        return STEP_SHIFT
 
     def _early_end_applies(self) -> bool:
         """OSC-R10: a trigger placed on an empty board in step 1 ends the turn (OSC-I17 flag)."""
@@ -990,18 +901,18 @@ class OscilloscopeState(State):
         if self.phase is Phase.MORE:
             return self._after_trigger_set(self.more_step, self.more_early_end)
         if self.phase is Phase.POST:
-            return _SET_END
-        return _SHIFT  # OSC-I15 variant: the step-1 placement was skipped
+            return STEP_SET_END
+        return STEP_SHIFT  # OSC-I15 variant: the step-1 placement was skipped
 
     def _after_trigger_set(self, step: int, early: bool) -> int:
         if step == 5:
-            return _SET_END
+            return STEP_SET_END
         if early:
             if self._events is not None:
                 self._events.append(CODE_NOTICE | self.turn << 3 | NOTICE_EARLY_END << 6
                                     | len(self.history) << CODE_MOVE)
-            return _SET_END  # OSC-R10: steps 2-5 are skipped, top-up included (OSC-I66)
-        return _SHIFT
+            return STEP_SET_END  # OSC-R10: steps 2-5 are skipped, top-up included (OSC-I66)
+        return STEP_SHIFT
 
     def _place(self, player: int, card: int, train: int, slot: int) -> bool:
         """Lay a trigger (OSC-R15 to OSC-R20, OSC-I20); True if the new card stays on the board.
@@ -1120,7 +1031,7 @@ class OscilloscopeState(State):
         self._shift()
         row = self._solo_capture_row() if self.solo else self._capture_row()
         if row < 0:  # OSC-R31: nothing captured, triggers stay
-            return _REFILL_BEGIN
+            return STEP_REFILL_BEGIN
         self.cap_row = row
         if self.solo:
             self.cap_by = 0
@@ -1130,7 +1041,7 @@ class OscilloscopeState(State):
             self.cap_by = self.turn  # OSC-R29
         if self.rules.capture_optional:  # OSC-I33 variant
             return self._wait(Phase.CAPTURE, self.cap_by)
-        return _CAPTURE_KEEP
+        return STEP_CAPTURE_KEEP
 
     def _capture_row(self) -> int:
         """OSC-R28: the time position captured now, or -1 (all triggers at one position, all satisfied, OSC-I31)."""
@@ -1295,7 +1206,7 @@ class OscilloscopeState(State):
                 return self._end("third counted noise captured", "OSC-R60")
         elif self.noise_towards_end() >= self.rules.mp_noise_limit:  # OSC-R34
             return self._end(f"{self.rules.mp_noise_limit} noise captured", "OSC-R34")
-        return _REFILL_BEGIN
+        return STEP_REFILL_BEGIN
 
     def _noise_count(self) -> int:
         """The captured noise that counts towards the end: solo OSC-R59, multiplayer OSC-R34."""
@@ -1339,7 +1250,7 @@ class OscilloscopeState(State):
     def _after_exchange(self) -> int:
         if all(f == EMPTY for f in self.filters):  # OSC-R63
             return self._end("no filter left, so nothing can be captured again", "OSC-R63")
-        return _SHIFT
+        return STEP_SHIFT
 
     # Refill (OSC-R35 to OSC-R39, OSC-R46) ---------------------------------------------------------------
     def _refill_begin(self) -> int:
@@ -1351,7 +1262,7 @@ class OscilloscopeState(State):
         # OSC-R46 backstop: the cards in the pulse deck, the discard pile and all hands now.
         self.refill_limit = len(self.pulse) + len(self.discard) + sum(sum(h) for h in self.hands)
         self.refill_index = n if self.rules.refill_order == "interleaved" else 0
-        return _REFILL_NEXT
+        return STEP_REFILL_NEXT
 
     def _needs_refill(self, train: int) -> bool:
         """An incomplete train not left out of this refill (OSC-R36; ``is_complete`` inlined)."""
@@ -1378,7 +1289,7 @@ class OscilloscopeState(State):
             if self.refill_index >= n:
                 if not interleaved or not self._any_needs_refill():
                     self.topup_index = 0
-                    return _TOPUP_NEXT
+                    return STEP_TOPUP_NEXT
                 self.refill_index = 0  # a new pass (OSC-I37)
                 self.refill_played = [0] * n
             player = (self.turn + self.refill_index) % n
@@ -1387,7 +1298,7 @@ class OscilloscopeState(State):
                 continue
             if self._exhausted(player):
                 if self.phase is Phase.OVER:
-                    return _WAIT
+                    return STEP_WAIT
                 continue  # exhaustion_ends_game = false: its trains were left out; look again
             if self.hand_size(player) == 0:
                 if not self.can_draw_pulse():  # only a complete train can get here (OSC-I41 variant)
@@ -1445,7 +1356,7 @@ class OscilloscopeState(State):
                 pass
         if self.rules.refill_order == "interleaved":
             self.refill_index += 1
-        return _REFILL_NEXT
+        return STEP_REFILL_NEXT
 
     def _do_refill(self, player: int, action: Refill) -> int:
         train, card = action.train, action.card
@@ -1645,7 +1556,7 @@ class OscilloscopeState(State):
                 self._draw_one(player, Deck.TRIGGER)
             else:
                 self.topup_index += 1  # neither deck can supply a card: stop drawing
-        return _SET_END if self.solo else _POST_BEGIN
+        return STEP_SET_END if self.solo else STEP_POST_BEGIN
 
     def _post_begin(self) -> int:
         """OSC-R42 (OSC-I42): the optional post-refill placement, offered when a legal one exists."""
@@ -1654,8 +1565,8 @@ class OscilloscopeState(State):
             placements.append(PASS)
             self._wait(Phase.POST, self.turn)
             self._legal = placements
-            return _WAIT
-        return _SET_END
+            return STEP_WAIT
+        return STEP_SET_END
 
     def _set_end(self) -> int:
         """The set is over: count stalls (OSC-R64) and pass the turn (OSC-R9)."""
@@ -1666,7 +1577,7 @@ class OscilloscopeState(State):
         if self.stall >= self.rules.stall_limit_sets:  # OSC-R64
             return self._end(f"{self.rules.stall_limit_sets} sets in a row without a capture", "OSC-R64")
         self.turn = (self.turn + 1) % self.players
-        return _SET_BEGIN
+        return STEP_SET_BEGIN
 
     # -- outcome ----------------------------------------------------------------------------------------
     def waveform_count(self, player: int) -> int:
@@ -1766,13 +1677,10 @@ class OscilloscopeState(State):
 
     def view(self, player: int | None) -> dict[str, Any]:
         """What ``player`` may know (OSC-I63) and remembers (OSC-I-CT14); None is a spectator."""
-        view: dict[str, Any] = _position_module().view_json(self, player)
-        return view
+        return view_json(self, player)
 
     def _position_json(self) -> dict[str, Any]:
         """The whole position (see position.schema.json)."""
-        from .position import position_json
-
         return position_json(self)
 
 
@@ -1780,31 +1688,7 @@ SOLO_PAR: Final = 15
 """The solo score that ``returns()`` maps to 0 (OSC-I-CT7)."""
 
 
-def counts_to_tokens(counts: Sequence[int]) -> list[str]:
-    """A hand or pile (counts per kind) as card tokens in card order."""
-    out: list[str] = []
-    for k in range(8):
-        n = counts[k]
-        if n:
-            out += _TOKEN_LISTS[k] * n
-    return out
-
-
-_TOKEN_LISTS: Final = tuple([t] for t in TOKENS)
 _WAVEFORM_KINDS: Final = tuple(k for k in range(8) if IS_WAVEFORM[k])
-
-
-def _position_module() -> Any:
-    """The ``position`` module (it imports this one, so it is looked up on first use, then kept)."""
-    global _POSITION
-    if _POSITION is None:
-        from . import position
-
-        _POSITION = position
-    return _POSITION
-
-
-_POSITION: Any = None
 
 
 def counts_of(cards: Sequence[int]) -> list[int]:

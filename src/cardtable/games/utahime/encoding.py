@@ -79,8 +79,8 @@ from .actions import (
 from .cards import COSMIC_BASE, COSMIC_NAMES, DECK_SIZE, INDEX_BY_NAME, RANK, SUIT, SUIT_LETTERS
 from .options import SHIPPED_SETS, option_set_from_text, shipped_set_text
 from .rules import UtahimeRules
-from .state import EFFECT_KINDS, PHASE_NAMES, WHERE_NAMES
 from .state import _attack_variants as attack_variants  # the declarations the engine offers, the very objects
+from .vocab import EFFECT_KINDS, PHASE_NAMES, WHERE_NAMES
 
 if TYPE_CHECKING:
     import numpy as np

@@ -6,7 +6,8 @@ from .decks import Deck, DeckError, deck_from_mapping, load_deck_file, preset, r
 from .events import ZetaEvent, describe_event
 from .game import ZetaGame
 from .rules import ZetaRules
-from .state import EndReason, Phase, ZetaState
+from .state import ZetaState
+from .vocab import EndReason, Phase
 
 __all__ = [
     "CARDS", "CARD_BY_ID", "CardType", "ChooseLine", "Decline", "Deck", "DeckError", "DestroyFromHand", "EndReason",

@@ -43,7 +43,8 @@ from .board import FILES, geometry
 from .cards import CARDS, NUM_TYPES
 from .game import ZetaGame
 from .rules import ZetaRules
-from .state import PHASE_NAMES, step_sequence
+from .state import step_sequence
+from .vocab import PHASE_NAMES
 
 if TYPE_CHECKING:
     import numpy as np

@@ -4,9 +4,10 @@ The state is plain data: per-square lists, int bitboards per seat and per card t
 per-type counts, decks as lists (top = last). Seats are 0 and 1; ``first`` is the seat that moves
 first (the rulebook's role "P1", ZETA-R5, R8); engine text names seats ``P{seat+1}``. Pending
 decisions inside effects are phases with their own legal actions; ``frames`` is the explicit
-continuation stack of placements being resolved. Views, position JSON and sampling are in
-:mod:`cardtable.games.zeta.position`; the events each step emits are in
-:mod:`cardtable.games.zeta.events`.
+continuation stack of placements being resolved. Its vocabulary (phases, steps, frame fields,
+event codes) is :mod:`cardtable.games.zeta.vocab`; views and position JSON are written by
+:mod:`cardtable.games.zeta.view`, read and sampled by :mod:`cardtable.games.zeta.position`; the
+events each step emits are in :mod:`cardtable.games.zeta.events`.
 """
 
 from __future__ import annotations
@@ -14,7 +15,6 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Iterator, Sequence
-from enum import IntEnum, StrEnum
 from typing import TYPE_CHECKING, Any, ClassVar, Final, cast
 
 from cardtable.core import Action, Outcome, State
@@ -68,6 +68,46 @@ from .cards import (
 )
 from .events import ZetaEvent
 from .rules import ZetaRules
+from .view import position_json, view_json
+from .vocab import (
+    CHOOSE_FORTUNE,
+    CHOOSE_HAND,
+    CHOOSE_LINE,
+    CHOOSE_MOURN,
+    CHOOSE_TARGET,
+    CODE_CARD_NOTICE,
+    CODE_DECISION,
+    CODE_DESTROY,
+    CODE_DRAW,
+    CODE_EFFECT,
+    CODE_MASK,
+    CODE_MOVE,
+    CODE_PLACE,
+    CODE_TURN,
+    EFFECT_CODE,
+    EFFECTS,
+    F_CARD,
+    F_COVERED,
+    F_POS,
+    F_SEAT,
+    F_SQUARE,
+    F_TOP,
+    FANFARE,
+    FULL,
+    FULL_NOW,
+    LINE,
+    MAIN,
+    MULLIGAN_PHASE,
+    NO_KNOWN,
+    OVER,
+    PHASE_NAMES,
+    TRIGGERS,
+    TURN_DRAW,
+    ZERO_COST,
+    EndReason,
+    Phase,
+    Step,
+)
 
 # Event kinds as module constants (an enum attribute costs a class lookup, and events are emitted in
 # the hot path of every recording game).
@@ -96,144 +136,12 @@ _SEAT_TO: Final = ((0,), (1,))
 _CARD_SECRET: Final = tuple({"card": card.id} for card in CARDS)
 
 
-# Compact events: the most frequent kinds (a turn's start, a draw, a plain placement, a card
-# destroyed from a hand or the board, a pending decision, a Fanfare without effect or negated, a
-# lasting effect: all but a few of a game's events) are logged as one int each (the kind is the
-# low two bits, and kind 0 has four sub-kinds in bits 22-23) and become rows when the log is read (``ZetaState._decode_event``); the lab's fact reader reads
-# the ints as they are.
-CODE_DESTROY: Final = 0
-"""``CODE_DESTROY | owner << 2 | card << 3 | cause << 8 | by << 13 | random << 14 | removed << 15 |
-square << 16 | move << CODE_MOVE``: ``owner``'s card leaves a hand (``square`` 0) or the board
-(``square`` the square's index + 1) for the Destroyed pile, or the Removed area if ``removed``
-(ZETA-R25, R29)."""
-CODE_DECISION: Final = 1 << 22
-"""``CODE_DECISION | seat << 2 | phase << 3 | source << 6 | square << 11 | pending << 17 | targets << 18 |
-move << CODE_MOVE | mask << CODE_MASK``: ``seat`` now decides in ``phase``; with ``pending``, for the
-card ``source`` on ``square`` (Do-Over's card to destroy, ZETA-R38; Fortune-Telling's, R39), and with
-``targets``, among the squares of ``mask`` (a targeted Fanfare). A Line choice (it lists lines) is
-logged as a row."""
-CODE_CARD_NOTICE: Final = 2 << 22
-"""``CODE_CARD_NOTICE | seat << 2 | negated << 3 | card << 4 | square << 9 | move << CODE_MOVE``: the Fanfare of
-``seat``'s card on ``square`` found nothing to act on, or was negated (``negated``, ZETA-R35)."""
-CODE_EFFECT: Final = 3 << 22
-"""``CODE_EFFECT | seat << 2 | effect << 3 | cause << 5 | turn << 10 | move << CODE_MOVE``: a lasting effect
-of the card ``cause`` on ``seat`` for ``turn`` (``effect`` indexes ``EFFECTS``)."""
-EFFECTS: Final = ("negate_fanfares", "apprentice_check", "broom", "only_cost_zero")
-"""The lasting effects a ``CODE_EFFECT`` names."""
-_EFFECT_CODE: Final = {name: i for i, name in enumerate(EFFECTS)}
-CODE_MASK: Final = 40
-"""The bit where a decision's target mask starts (past the move)."""
-CODE_TURN: Final = 1
-"""``CODE_TURN | seat << 2 | turn << 3 | move << CODE_MOVE``: ``turn`` starts for ``seat``.
-
-Ten bits hold any turn: every turn but the first draws from a deck of at most 26 cards, and a
-turn that starts on an empty deck ends the game (ZETA-R12, R23), so a game has fewer than 60."""
-CODE_DRAW: Final = 2
-"""``CODE_DRAW | seat << 2 | card << 3 | (cause + 1) << 13 | move << CODE_MOVE``: ``seat`` draws ``card``."""
-CODE_PLACE: Final = 3
-"""``CODE_PLACE | seat << 2 | card << 3 | square << 13 | move << CODE_MOVE``: a placement that covers
-nothing, on no vacancy, as the turn's card."""
-CODE_MOVE: Final = 24
-"""The bit where a code's move starts: its action's index in ``history`` plus one, 0 for the setup's
-codes (``SETUP_MOVE``: the state's ``move_base`` is 0 while it deals)."""
 
 
 if TYPE_CHECKING:
     from .game import ZetaGame
 
 
-class Phase(IntEnum):
-    """Who decides what: the mulligan, the main action, a pending choice inside an effect, or nobody.
-
-    An ``IntEnum`` so the hot path compares ints; ``label`` is the name used in JSON.
-    """
-
-    MULLIGAN = 0
-    """ZETA-R11: P1 then P2 keep or redraw (``mulligan=once`` only)."""
-    MAIN = 1
-    """ZETA-R12: the active player places a card or passes."""
-    DO_OVER = 2
-    """ZETA-R38: Do-Over's card of the hand to destroy."""
-    FORTUNE = 3
-    """ZETA-R39: which of the two cards Fortune-Telling drew to destroy."""
-    TARGET = 4
-    """ZETA-R30: an optional single-target destroy (Fire, Ice, Light, Astrology, Thunder, Blaze)."""
-    MOURN = 5
-    """ZETA-R57: Mourning the Dead's cost-0 placement, or decline."""
-    LINE = 6
-    """ZETA-R59: the full line Single-Arrow Summoning destroys."""
-    OVER = 7
-    """The game has ended."""
-
-    @property
-    def label(self) -> str:
-        """The phase's name in position JSON and views."""
-        return PHASE_NAMES[self]
-
-
-class Step(IntEnum):
-    """The steps of resolve_placement (ZETA-R18) after COVER and PUT."""
-
-    LINE = 0
-    """Step 2: four in a row (R20, R21)."""
-    FANFARE = 1
-    """Step 3: the placed card's Fanfare (R32)."""
-    TRIGGERS = 2
-    """Step 4: placement triggers of continuous cards (R19)."""
-    FULL = 3
-    """Step 5: the board-full end, top-level placements only (R22)."""
-    FULL_NOW = 4
-    """The board-full test right after the line check (``board_full_check=on_placement``, ZETA-I16)."""
-
-
-class EndReason(StrEnum):
-    """Why a Zeta game ended (the outcome's ``reason``)."""
-
-    FOUR_IN_A_ROW = "four_in_a_row"
-    """ZETA-R20: the placing seat made four in a row."""
-    BOARD_FULL = "board_full"
-    """ZETA-R22: the board is full; more cards on it wins."""
-    BOARD_FULL_TIE = "board_full_tie"
-    """ZETA-R22: the board is full with equal counts (``board_full_tie=draw``)."""
-    DECK_OUT = "deck_out"
-    """ZETA-R23: the active seat's deck was empty at the start of its turn."""
-    EMPTY_DECK_DRAW = "empty_deck_draw"
-    """ZETA-R23 with ``empty_deck_draw=lose_immediately``: a draw from an empty deck loses."""
-
-
-PHASE_NAMES: Final = ("mulligan", "main", "do_over", "fortune", "target", "mourn", "line", "over")
-PHASE_BY_NAME: Final = {name: Phase(i) for i, name in enumerate(PHASE_NAMES)}
-# Module-level aliases (Final: compiled code reads them without a lookup).
-MULLIGAN_PHASE: Final = Phase.MULLIGAN
-MAIN: Final = Phase.MAIN
-CHOOSE_HAND: Final = Phase.DO_OVER
-CHOOSE_FORTUNE: Final = Phase.FORTUNE
-CHOOSE_TARGET: Final = Phase.TARGET
-CHOOSE_MOURN: Final = Phase.MOURN
-CHOOSE_LINE: Final = Phase.LINE
-OVER: Final = Phase.OVER
-LINE: Final = Step.LINE
-FANFARE: Final = Step.FANFARE
-TRIGGERS: Final = Step.TRIGGERS
-FULL: Final = Step.FULL
-FULL_NOW: Final = Step.FULL_NOW
-STEP_NAMES: Final = ("line", "fanfare", "triggers", "full", "full_now")
-
-# A frame is [seat, card, square, top_level, step_position, covered_card, vacancy].
-F_SEAT: Final = 0
-F_CARD: Final = 1
-F_SQUARE: Final = 2
-F_TOP: Final = 3
-F_POS: Final = 4
-F_COVERED: Final = 5
-F_VACANCY: Final = 6
-
-ZERO_COST: Final = tuple(c.index for c in CARDS if c.cost == 0)
-"""The card types Mourning the Dead may place (ZETA-R57)."""
-NO_KNOWN: Final[tuple[int, ...]] = (0,) * NUM_TYPES
-"""No remembered card of any type (ZETA-I-CT6)."""
-TURN_DRAW: Final = -1
-"""The ``cause`` of the turn's draw (ZETA-R12 step 2), where effects pass their card type."""
 # AFFORD[cap]: bitmask of card types whose cost is at most cap (cap is clamped to the top cost).
 MAX_COST: Final = max(COSTS)
 AFFORD: Final = tuple(sum(1 << c.index for c in CARDS if c.cost <= cap) for cap in range(MAX_COST + 1))
@@ -671,7 +579,33 @@ class ZetaState(State):
             return 0 <= action.index < limit
         return True
 
+    def can_place(self, c: int, s: int) -> bool:
+        """True if the active seat may place card type ``c`` on square ``s`` now (ZETA-R2, R14-R17, R45, R50).
+
+        The one statement of a main-phase placement's legality: ``_placement_problem`` (the checked
+        door's reason) starts from it. Asked outside the main phase it answers for the active seat.
+        """
+        seat = self.active
+        if not self.hands[seat][c]:
+            return False
+        t = self.turn
+        occ = self.occ
+        filled = occ[0] | occ[1]
+        if self.only_zero[seat] == t or self.broom[seat] == t:
+            cap = self.cost_cap(seat)  # ZETA-R17
+        else:
+            cap = filled.bit_count()  # ZETA-R14
+        if COSTS[c] > cap:
+            return False
+        if c == WIND:
+            return bool(self.wind_targets(seat) >> s & 1)  # ZETA-R45
+        if (filled | self.blocked) >> s & 1:
+            return False  # ZETA-R15, R50
+        return not self.gravity or bool(self.empty_targets() >> s & 1)  # ZETA-R16
+
     def _placement_problem(self, c: int, s: int) -> tuple[str, str] | None:
+        if self.can_place(c, s):
+            return None
         seat = self.active
         card = CARDS[c]
         if not self.hands[seat][c]:
@@ -684,14 +618,10 @@ class ZetaState(State):
             return ("ZETA-R14", f"{card.id} costs {card.cost}, more than the {cap} card(s) on the board")
         bit = 1 << s
         if c == WIND:
-            if self.wind_targets(seat) & bit:
-                return None
             if self.blocked & bit:
                 return ("ZETA-R50", f"{self.geo.names[s]} is blocked by a Light Mage")
             return ("ZETA-R45", f"a Wind Mage goes only on a square holding your own card "
                                 f"(or where your destroyed card was): not {self.geo.names[s]}")
-        if self.empty_targets() & bit:
-            return None
         if self.blocked & bit:
             return ("ZETA-R50", f"{self.geo.names[s]} is blocked by a Light Mage")
         if (self.occ[0] | self.occ[1]) & bit:
@@ -699,43 +629,40 @@ class ZetaState(State):
         return ("ZETA-R16", f"gravity: {self.geo.names[s]} has no card or block beneath it")
 
     # ------------------------------------------------------------------ applying actions
-    fast_path: ClassVar[bool] = True
-    """Class switch: tests turn it off to prove the fast path and the general path agree (a recording
-    state takes the fast path too: it emits the same events as the general path)."""
-
     def apply(self, action: object, player: int | None = None) -> Action:
-        """Apply an action or its string (see ``State.apply``); plain placements take a checked fast path."""
-        kind = type(action)
-        if kind is Place and self.phase == MAIN and player is None and self.result is None and self.fast_path:
-            act: Place = action  # type: ignore[assignment]  # checked: type(action) is Place
-            seat = self.active
+        """The checked door (``State.apply``), asking a main-phase placement only ``can_place`` before ``apply_legal``."""
+        if type(action) is Place and player is None and self.result is None and self.phase == MAIN:
+            act: Place = action
             c = act.card
             s = act.square
-            row = self.table.place[c] if 0 <= c < NUM_TYPES else ()
-            hand = self.hands[seat]
-            if 0 <= s < len(row) and row[s] is act and hand[c] and c != WIND and not self.gravity:
-                t = self.turn
-                occ = self.occ
-                filled = occ[0] | occ[1]
-                if self.only_zero[seat] == t or self.broom[seat] == t:
-                    cap = self.cost_cap(seat)
-                else:
-                    cap = filled.bit_count()
-                bit = 1 << s
-                if COSTS[c] <= cap and not (filled | self.blocked) & bit:  # ZETA-R14, R15
-                    self._place_plainly(seat, c, s, bit, t)
-                    self.history.append(act.text)  # after the action, as in State.apply: events carry its index
-                    return act
-        elif kind is Pass and self.phase == MAIN and player is None and self.result is None and self.fast_path:
-            if self._events is not None:
-                self._emit(EV_PASS, {"player": self.active})
-            self._end_turn()  # ZETA-R13
-            self.history.append("pass")
-            return PASS
+            # one of this game's own action objects (``_is_own_action``), then the placement's one check
+            if 0 <= c < NUM_TYPES and 0 <= s < self.geo.size and self.table.place[c][s] is act and self.can_place(c, s):
+                return self.apply_legal(act)
         return State.apply(self, action, player)
 
-    def _place_plainly(self, seat: int, c: int, s: int, bit: int, t: int) -> None:
-        """The fast path's placement of a legal non-Wind card from the main phase (``_apply`` + ``_advance``, inlined)."""
+    def apply_legal(self, action: Action) -> Action:
+        """The unchecked door (``State.apply_legal``): a main-phase placement or pass goes straight to its step."""
+        kind = type(action)
+        if self.phase == MAIN:
+            if kind is Place:
+                act: Place = action  # type: ignore[assignment]  # checked: type(action) is Place
+                c = act.card
+                if c != WIND:
+                    self._place_plainly(self.active, c, act.square)
+                    self.history.append(act.text)  # after the action, as in State.apply: events carry its index
+                    return act
+            elif kind is Pass:
+                if self._events is not None:
+                    self._emit(EV_PASS, {"player": self.active})
+                self._end_turn()  # ZETA-R13
+                self.history.append("pass")
+                return PASS
+        self._apply(action)
+        self.history.append(str(action))
+        return action
+
+    def _take_from_hand(self, seat: int, c: int) -> None:
+        """A card of type ``c`` leaves ``seat``'s hand face up (to be placed)."""
         hand = self.hands[seat]
         hand[c] -= 1
         if not hand[c]:
@@ -743,6 +670,18 @@ class ZetaState(State):
         self.hand_size[seat] -= 1
         if self.known_mask:
             self._forget(seat, c)
+
+    def _place_plainly(self, seat: int, c: int, s: int) -> None:
+        """A legal main-phase placement of a card that covers nothing (not the Wind Mage): ZETA-R18 to the turn's end.
+
+        The only implementation of such a placement (both doors reach it): with a trigger source on
+        the board, or a Fanfare that is not the last step before the full-board check, it runs the
+        general resolution (``_place``, ``_advance``); otherwise R18 reduces to PUT, LINE, [FANFARE,]
+        FULL and the next turn's start, done here in one pass.
+        """
+        self._take_from_hand(seat, c)
+        t = self.turn
+        bit = 1 << s
         tm = self.tmask
         fanfare = FANFARE_MASK >> c & 1
         if tm[MAGIC_CIRCLE] | tm[GREAT_CIRCLE] | tm[BURST] or (fanfare and self.fanfare_pos < 0):
@@ -863,13 +802,7 @@ class ZetaState(State):
             assert isinstance(action, Place)
             seat = self.decider
             c = action.card
-            hand = self.hands[seat]
-            hand[c] -= 1
-            if not hand[c]:
-                self.held[seat] &= ~(1 << c)
-            self.hand_size[seat] -= 1
-            if self.known_mask:
-                self._forget(seat, c)
+            self._take_from_hand(seat, c)
             top = self.phase == MAIN  # a Mourning sub-placement is not top level (ZETA-R57)
             self.phase = MAIN
             self.pending = {}
@@ -1002,7 +935,7 @@ class ZetaState(State):
 
     # Callers test ``self._events is not None`` first (hot paths pay one attribute test, not a call).
     def _emit_effect(self, effect: str, seat: int, turn: int, cause: int) -> None:
-        code = _EFFECT_CODE.get(effect, -1)
+        code = EFFECT_CODE.get(effect, -1)
         if code >= 0 and turn < 1024:
             self._events.append(CODE_EFFECT | seat << 2 | code << 3 | cause << 5 | turn << 10  # type: ignore[union-attr]
                                 | (len(self.history) + self.move_base) << CODE_MOVE)
@@ -1514,13 +1447,9 @@ class ZetaState(State):
 
     def view(self, player: int | None) -> dict[str, Any]:
         """What ``player`` may know (ZETA-R3) and remembers (ZETA-I-CT6); see ``position.view_json``."""
-        from .position import view_json
-
         return view_json(self, player)
 
     def _position_json(self) -> dict[str, Any]:
-        from .position import position_json
-
         return position_json(self)
 
     def clone(self) -> ZetaState:
