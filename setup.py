@@ -32,15 +32,17 @@ COMPILED = (
     "core/errors.py", "core/rng.py", "core/game.py", "core/actions.py", "core/jsonpos.py",
     # the engines (their rules dataclasses, events vocabularies and game factories stay interpreted)
     "games/zeta/cards.py", "games/zeta/board.py", "games/zeta/actions.py", "games/zeta/vocab.py",
-    "games/zeta/state.py", "games/zeta/view.py", "games/zeta/position.py",
+    "games/zeta/codec.py", "games/zeta/state.py", "games/zeta/view.py", "games/zeta/position.py",
     "games/oscilloscope/cards.py", "games/oscilloscope/actions.py", "games/oscilloscope/vocab.py",
-    "games/oscilloscope/state.py", "games/oscilloscope/view.py", "games/oscilloscope/position.py",
-    "games/utahime/cards.py", "games/utahime/actions.py", "games/utahime/vocab.py", "games/utahime/state.py",
-    "games/utahime/view.py", "games/utahime/position.py",
+    "games/oscilloscope/codec.py", "games/oscilloscope/state.py", "games/oscilloscope/view.py",
+    "games/oscilloscope/position.py",
+    "games/utahime/cards.py", "games/utahime/actions.py", "games/utahime/vocab.py", "games/utahime/codec.py",
+    "games/utahime/state.py", "games/utahime/view.py", "games/utahime/position.py",
     # the search's tree
     "agents/ismcts.py",
     # the lab's reading of facts from event logs and its loop for random agents (once per game it plays)
-    "lab/facts.py", "lab/playout.py",
+    "lab/facts.py", "lab/gamefacts/zeta.py", "lab/gamefacts/oscilloscope.py", "lab/gamefacts/utahime.py",
+    "lab/playout.py",
 )
 """The modules the compiled build compiles, relative to the package (every other module stays Python)."""
 

@@ -10,7 +10,8 @@ import pytest
 import cardtable
 from cardtable.core import State
 from cardtable.core.rng import QuickRandom
-from cardtable.lab.facts import Verb, utahime_card
+from cardtable.lab.facts import Verb
+from cardtable.lab.gamefacts.utahime import utahime_card
 from cardtable.lab.storage import LabStore, LoadedRun
 from cardtable.lab.study import PlayedGame, agent_seed
 
@@ -120,20 +121,22 @@ def test_stored_games_equal_the_played_games(lab: LabStore) -> None:
         [(g.index, g.seed, g.specs, g.winners, g.length, g.facts) for g in played]
 
 
-def test_a_game_without_an_extractor_still_stores_its_outcome() -> None:
-    """A plug-in game gets outcome-only facts (no extractor registered)."""
+def test_a_game_without_a_fact_reader_still_stores_its_outcome() -> None:
+    """A game whose kit names no fact reader (a plug-in game) gets outcome-only facts."""
+    import dataclasses
+
+    from cardtable.core import registry
     from cardtable.lab.facts import game_facts
 
     state = cardtable.load_game("zeta").new_game(seed=1, record_events=True)
     facts = game_facts(state)
     assert facts.facts  # zeta has one: deck contents and opening hands from the setup
-    from cardtable.lab import facts as module
-
-    saved = module.EXTRACTORS.pop("zeta")
+    saved = registry.entry("zeta")
+    registry.register(dataclasses.replace(saved, facts=""))
     try:
         assert game_facts(state).facts == () and game_facts(state).first_player is None
     finally:
-        module.EXTRACTORS["zeta"] = saved
+        registry.register(saved)
 
 
 @pytest.mark.parametrize("token,card", [("H7", "H7"), ("~C10", "C10"), ("D6+", "D6")])

@@ -139,3 +139,15 @@ def test_the_downgrade_unpacks_every_fact_into_json(tmp_path: Path) -> None:
     engine.dispose()
     assert "fact_codes" not in columns
     assert [sorted(decode_facts(t)) for t in texts] == want
+
+
+def test_the_built_in_fact_readers_name_only_codebook_items() -> None:
+    """Every item a built-in game's fact reader names from its engine's codes (cards, special plays) is
+    in this version's codebook, so those facts pack (a players' own option card is the only JSON one)."""
+    from cardtable.lab import facts
+    from cardtable.lab.gamefacts import oscilloscope, utahime, zeta
+
+    tables = [zeta._CARD_ITEMS, oscilloscope._OSC_ITEMS, utahime._UTA_ITEMS]
+    assert all(0 <= i < len(CODEBOOK.items) for table in tables for i in table)
+    assert {str(p) for p in utahime.UtahimePlay} <= set(CODEBOOK.items)
+    assert facts.CODEBOOK.items == facts.CODEBOOK_ITEMS

@@ -2,8 +2,11 @@
 
 The lab owns the games it simulates, so it reads every event with its secret part
 (``Event.revealed()``-level facts). A fact is a count of one ``(seat, verb, item, turn)``: seat 1
-drew two Fire Mages in turn 4, seat 0 declared ♦NEXT once in turn 7. Each game has its own
-extractor; a game without one (a plug-in game) still gets its outcome and length stored.
+drew two Fire Mages in turn 4, seat 0 declared ♦NEXT once in turn 7. Each game's kit names its
+fact reader (``GameKit.facts``, a function ``facts(state) -> GameFacts``; the built-in games' are in
+:mod:`cardtable.lab.gamefacts`, each reading its engine's compact codes through the game's codec);
+this module holds what every reader shares: the verbs, the facts, their counting and packing. A
+game without a reader (a plug-in game) still gets its outcome and length stored.
 
 >>> import random
 >>> import cardtable
@@ -26,31 +29,7 @@ from collections.abc import Callable, Iterable, Mapping
 from enum import StrEnum
 from typing import Any, Final, NamedTuple
 
-from cardtable.core import State
-from cardtable.games.oscilloscope.cards import TOKENS as OSC_TOKENS
-from cardtable.games.oscilloscope.vocab import CODE_CAPTURE as OSC_CODE_CAPTURE
-from cardtable.games.oscilloscope.vocab import CODE_DISCARD as OSC_CODE_DISCARD
-from cardtable.games.oscilloscope.vocab import CODE_DRAW_PULSE as OSC_CODE_DRAW_PULSE
-from cardtable.games.oscilloscope.vocab import CODE_DRAW_TRIGGER as OSC_CODE_DRAW_TRIGGER
-from cardtable.games.oscilloscope.vocab import CODE_PLACE as OSC_CODE_PLACE
-from cardtable.games.oscilloscope.vocab import CODE_REFILL as OSC_CODE_REFILL
-from cardtable.games.oscilloscope.vocab import CODE_TURN as OSC_CODE_TURN
-from cardtable.games.utahime.vocab import CODE_ATTACK as UTA_CODE_ATTACK
-from cardtable.games.utahime.vocab import CODE_BLOCK as UTA_CODE_BLOCK
-from cardtable.games.utahime.vocab import CODE_COSMIC as UTA_CODE_COSMIC
-from cardtable.games.utahime.vocab import CODE_DRAW as UTA_CODE_DRAW
-from cardtable.games.utahime.vocab import CODE_HEART_NEXT as UTA_CODE_HEART_NEXT
-from cardtable.games.utahime.vocab import CODE_MOVE as UTA_CODE_MOVE
-from cardtable.games.utahime.vocab import CODE_NOTICE as UTA_CODE_NOTICE
-from cardtable.games.utahime.vocab import CODE_PASS as UTA_CODE_PASS
-from cardtable.games.utahime.vocab import CODE_SET as UTA_CODE_SET
-from cardtable.games.utahime.vocab import CODE_TAKE as UTA_CODE_TAKE
-from cardtable.games.utahime.vocab import CODE_TURN as UTA_CODE_TURN
-from cardtable.games.utahime.vocab import NOTICE_STALL as UTA_NOTICE_STALL
-from cardtable.games.utahime.vocab import NOTICE_SUCCESS as UTA_NOTICE_SUCCESS
-from cardtable.games.utahime.vocab import TOKENS as UTA_TOKENS
-from cardtable.games.zeta.cards import CARDS as ZETA_CARDS
-from cardtable.games.zeta.vocab import CODE_DESTROY, CODE_DRAW, CODE_PLACE
+from cardtable.core import State, registry
 
 
 class Verb(StrEnum):
@@ -181,10 +160,10 @@ def pack_facts(facts: Iterable[Fact], codebook: Codebook | None = None) -> tuple
             rest.append(f)
         else:
             packed.append(f.seat | v << 3 | i << 8 | f.turn << 24 | f.count << _COUNT_SHIFT)
-    return _to_bytes(packed), tuple(rest)
+    return to_bytes(packed), tuple(rest)
 
 
-def _to_bytes(ints: list[int]) -> bytes:
+def to_bytes(ints: list[int]) -> bytes:
     """Ints as little-endian int64s."""
     out = array(_INT64, ints)
     if not _LITTLE:
@@ -307,34 +286,57 @@ def _game_facts(first_player: int | None, turns: int, encoded: str, context: tup
 # the item's index in ``_ITEMS`` (interned once per process), the turn. Counting with int keys
 # makes no tuple and hashes nothing; each key's JSON text, with its count, is made once.
 _VERB_LIST: Final = tuple(Verb)
-_V: Final = {v: i << 3 for i, v in enumerate(_VERB_LIST)}
+VERB_KEY: Final = {v: i << 3 for i, v in enumerate(_VERB_LIST)}
 """Each verb's index, shifted into its place in a key."""
-V_IN_DECK: Final = _V[Verb.IN_DECK]
-V_OPENING: Final = _V[Verb.OPENING]
-V_DRAWN: Final = _V[Verb.DRAWN]
-V_PLAYED: Final = _V[Verb.PLAYED]
-V_DESTROYED: Final = _V[Verb.DESTROYED]
-V_REMOVED: Final = _V[Verb.REMOVED]
-V_RETURNED: Final = _V[Verb.RETURNED]
-V_BLOCKED: Final = _V[Verb.BLOCKED]
-V_SUCCEEDED: Final = _V[Verb.SUCCEEDED]
-V_TAKEN: Final = _V[Verb.TAKEN]
-V_SPECIAL: Final = _V[Verb.SPECIAL]
-V_OPTION: Final = _V[Verb.OPTION]
-V_HERO: Final = _V[Verb.HERO]
-V_REFILLED: Final = _V[Verb.REFILLED]
-V_CAPTURED: Final = _V[Verb.CAPTURED]
-V_KEPT: Final = _V[Verb.KEPT]
-V_CLEARED: Final = _V[Verb.CLEARED]
-V_DISCARDED: Final = _V[Verb.DISCARDED]
+V_IN_DECK: Final = VERB_KEY[Verb.IN_DECK]
+V_OPENING: Final = VERB_KEY[Verb.OPENING]
+V_DRAWN: Final = VERB_KEY[Verb.DRAWN]
+V_PLAYED: Final = VERB_KEY[Verb.PLAYED]
+V_DESTROYED: Final = VERB_KEY[Verb.DESTROYED]
+V_REMOVED: Final = VERB_KEY[Verb.REMOVED]
+V_RETURNED: Final = VERB_KEY[Verb.RETURNED]
+V_BLOCKED: Final = VERB_KEY[Verb.BLOCKED]
+V_SUCCEEDED: Final = VERB_KEY[Verb.SUCCEEDED]
+V_TAKEN: Final = VERB_KEY[Verb.TAKEN]
+V_SPECIAL: Final = VERB_KEY[Verb.SPECIAL]
+V_OPTION: Final = VERB_KEY[Verb.OPTION]
+V_HERO: Final = VERB_KEY[Verb.HERO]
+V_REFILLED: Final = VERB_KEY[Verb.REFILLED]
+V_CAPTURED: Final = VERB_KEY[Verb.CAPTURED]
+V_KEPT: Final = VERB_KEY[Verb.KEPT]
+V_CLEARED: Final = VERB_KEY[Verb.CLEARED]
+V_DISCARDED: Final = VERB_KEY[Verb.DISCARDED]
 
-_ITEMS: list[str] = [card.id for card in ZETA_CARDS]
-"""Every item a fact has named in this process, by index; Zeta's cards first, in their index order
-(the engine's compact codes name a card by its index)."""
+CODEBOOK_ITEMS: Final = (
+    "chant_practice", "blessing_mist", "do_over", "fortune_telling", "magic_circle", "magical_boost", "fire_mage",
+    "ice_mage", "apprentice_hexer", "wind_mage", "great_magic_circle", "hexer", "awakening_potion", "magic_broom",
+    "light_mage", "astrology", "thunder_mage", "earth_mage", "barrier", "blaze_sorcerer", "burst_circle",
+    "mourning_the_dead", "dark_mage", "single_arrow_summon", "ultimate_zero", "HL", "LH", "LOH", "NOISE", "CLEAR",
+    "T_HL", "T_LH", "T_BOTH", "HA", "H2", "H3", "H4", "H5", "H6", "H7", "H8", "H9", "H10", "HJ", "HQ", "HK", "SA",
+    "S2", "S3", "S4", "S5", "S6", "S7", "S8", "S9", "S10", "SJ", "SQ", "SK", "CA", "C2", "C3", "C4", "C5", "C6",
+    "C7", "C8", "C9", "C10", "CJ", "CQ", "CK", "DA", "D2", "D3", "D4", "D5", "D6", "D7", "D8", "D9", "D10", "DJ",
+    "DQ", "DK", "attack_success", "stall", "pass", "block", "cosmic", "heart_next", "set_jqk", "heart_ace",
+    "spade_ace", "club_next", "diamond_next", "?", "exchange", "decline_capture", "club_ace_reaction",
+    "diamond_ace_reaction", "joker",
+)
+"""The items this version's codebook names, by index: the packed facts' stored format (a run keeps its
+codebook, and a later version may only add items at the end, so every stored run still reads). The
+built-in fact readers name these: Zeta's cards in their index order, Oscilloscope's, Utahime's cards
+and special plays, then the rest; an item met at run time (a players' own option card) stays JSON."""
+_ITEMS: list[str] = list(CODEBOOK_ITEMS)
+"""Every item a fact has named in this process, by index (``CODEBOOK_ITEMS`` first)."""
 _ITEM_INDEX: dict[str, int] = {item: i for i, item in enumerate(_ITEMS)}
 
 
-def _item(name: str) -> int:
+CODEBOOK: Final = Codebook(tuple(str(v) for v in _VERB_LIST), CODEBOOK_ITEMS)
+"""This version's codebook: every verb, and every item of ``CODEBOOK_ITEMS`` (the same in every
+process, so a worker's packed facts read the same in the process that stores them and in any later
+report)."""
+_NAMED_ITEMS: Final = len(CODEBOOK.items)
+"""Items with an index below this are in ``CODEBOOK``; later ones were met at run time and stay JSON."""
+
+
+def item_index(name: str) -> int:
     """The index of an item (interned on first sight)."""
     i = _ITEM_INDEX.get(name)
     if i is None:
@@ -343,31 +345,32 @@ def _item(name: str) -> int:
     return i
 
 
-class _Tally:
+class Tally:
     """A game's facts as they are read: one packed int per occurrence (``keys``, counted when the
     facts are decoded), and the JSON items of the facts ``CODEBOOK`` cannot pack (``rest``)."""
 
     def __init__(self) -> None:
+        """An empty tally."""
         self.keys: list[int] = []
         self.rest: list[str] = []
 
 
-_ONE: Final = 1 << 40
+ONE: Final = 1 << 40
 """A count of one, in its place in a packed fact (``PACKED_LAYOUT``)."""
 _TURN_LIMIT: Final = 1 << 16
 _COUNT_LIMIT: Final = 1 << 23
 
 
-def _count(tally: _Tally, seat: int, verb: int, item: str, turn: int, n: int = 1) -> None:
-    """Add ``n`` to the fact ``(seat, verb, item, turn)`` (``verb`` as shifted in ``_V``).
+def count_fact(tally: Tally, seat: int, verb: int, item: str, turn: int, n: int = 1) -> None:
+    """Add ``n`` to the fact ``(seat, verb, item, turn)`` (``verb`` as shifted in ``VERB_KEY``).
 
-    >>> tally = _Tally()
-    >>> _count(tally, 0, V_DRAWN, "fire_mage", 3, 2)
-    >>> _count(tally, 1, V_OPTION, "my own card", 5)
-    >>> unpack_facts(_to_bytes(tally.keys)), tally.rest
+    >>> tally = Tally()
+    >>> count_fact(tally, 0, V_DRAWN, "fire_mage", 3, 2)
+    >>> count_fact(tally, 1, V_OPTION, "my own card", 5)
+    >>> unpack_facts(to_bytes(tally.keys)), tally.rest
     ((Fact(seat=0, verb=<Verb.DRAWN: 'drawn'>, item='fire_mage', turn=3, count=2),), ['[1,"option","my own card",5,1]'])
     """
-    i = _item(item)
+    i = item_index(item)
     if i < _NAMED_ITEMS and 0 <= seat < 8 and 0 <= turn < _TURN_LIMIT and 0 < n < _COUNT_LIMIT:
         tally.keys.append(seat | verb | i << 8 | turn << 24 | n << 40)
     else:
@@ -375,455 +378,37 @@ def _count(tally: _Tally, seat: int, verb: int, item: str, turn: int, n: int = 1
                                      ensure_ascii=False))
 
 
-def _game_facts_of(first: int | None, turns: int, tally: _Tally, context: tuple[dict[str, Any], ...],
-                   head: bytes = b"") -> GameFacts:
-    """The game's facts from its tally, packed at once; ``head`` is packed facts that come first."""
+def facts_of(first: int | None, turns: int, tally: Tally, context: tuple[dict[str, Any], ...],
+             head: bytes = b"", context_json: str | None = None) -> GameFacts:
+    """The game's facts from its tally, packed at once; ``head`` is packed facts that come first.
+
+    ``context_json`` is the context's JSON text when the reader has it made already (shared by a run's games).
+    """
     rest = tally.rest
-    return GameFacts(first, turns, None, context, encoded=f"[{','.join(rest)}]" if rest else "[]",
-                     codes=head + _to_bytes(tally.keys), codebook=CODEBOOK)
+    out = GameFacts(first, turns, None, context, encoded=f"[{','.join(rest)}]" if rest else "[]",
+                    codes=head + to_bytes(tally.keys), codebook=CODEBOOK)
+    out._context_json = context_json
+    return out
 
 
-def _merged(public: Mapping[str, Any] | None, secret: Mapping[str, Any] | None) -> Mapping[str, Any]:
+def merged(public: Mapping[str, Any] | None, secret: Mapping[str, Any] | None) -> Mapping[str, Any]:
     """An event's public and secret parts as one mapping (what ``Event.revealed()`` holds)."""
     if not secret:
         return public or {}
     return {**(public or {}), **secret}
 
 
-# -- Zeta ----------------------------------------------------------------------------------------
-_ZETA_DECKS: dict[tuple[int, int], tuple[Any, bytes, tuple[dict[str, Any], ...], str]] = {}
+def no_facts(state: State) -> GameFacts:
+    """The facts of a game whose kit names no fact reader: none, and an empty context per seat."""
+    return GameFacts(None, 0, (), tuple({} for _ in range(state.num_players)))
 
 
-def _zeta_decks(state: State) -> tuple[Any, bytes, tuple[dict[str, Any], ...], str]:
-    """The setup, the packed ``in_deck`` facts of both decklists, the context (each seat's deck) and its JSON.
-
-    Cached per game and setup unless a deck is drawn at random: every game of a run shares them (the
-    context's dicts too; nothing writes to a game's context).
-    """
-    setup = state.setup
-    key = (id(state.game), id(setup))
-    found = _ZETA_DECKS.get(key)
-    if found is not None and found[0] is setup:
-        return found
-    decks = setup.get("decks", [])
-    context = tuple({"deck": _deck_name(decks[s]) if s < len(decks) else "?"} for s in range(state.num_players))
-    tally = _Tally()
-    for token, copies in sorted(state.expected_cards().items()):
-        owner, _, card_id = token.partition(":")
-        if owner.isdigit():
-            _count(tally, int(owner), V_IN_DECK, card_id, 0, copies)
-    encoded = _to_bytes(tally.keys)  # every Zeta card is in the codebook: ``tally.rest`` is empty
-    out = (setup, encoded, context, json.dumps(list(context), separators=(",", ":"), ensure_ascii=False))
-    if "random" not in decks:
-        if len(_ZETA_DECKS) > 256:
-            _ZETA_DECKS.clear()
-        _ZETA_DECKS[key] = out  # the setup object is kept, so its id is not reused
-    return out
-
-
-def zeta_facts(state: State) -> GameFacts:
-    """Zeta: decks, opening hands (ZETA-R9-R11), draws (R28), placements (R14), destroyed cards (R25).
-
-    The turn starts, draws, plain placements and destroyed cards come as the engine's compact codes
-    (ints) and are counted without unpacking a row: a code's card index is the card's item index.
-    """
-    tally = _Tally()
-    keys = tally.keys
-    turn = 0
-    first: int | None = None
-    for row in state.event_rows():
-        if type(row) is int:
-            code: int = row
-            kind = code & 3
-            if kind == CODE_DRAW:
-                key = (code >> 2 & 1) | V_DRAWN | (code >> 3 & 1023) << 8 | turn << 24
-            elif kind == CODE_PLACE:
-                key = (code >> 2 & 1) | V_PLAYED | (code >> 3 & 1023) << 8 | turn << 24
-            elif kind == CODE_DESTROY:  # the owner's card, destroyed or removed (bit 15)
-                if code >> 22 & 3:
-                    continue  # a decision, a Fanfare's notice or a lasting effect (kind 0's other codes)
-                key = ((code >> 2 & 1) | (V_REMOVED if code >> 15 & 1 else V_DESTROYED) | (code >> 3 & 31) << 8
-                       | turn << 24)
-            else:  # CODE_TURN
-                turn = code >> 3 & 1023
-                continue
-            keys.append(key | _ONE)
-            continue
-        kind_name: str = row[0]
-        pub = row[1]
-        sec = row[2]
-        if kind_name == "draw":
-            _count(tally, pub["player"], V_DRAWN, sec["card"] if sec else "?", turn)
-        elif kind_name == "turn":
-            turn = int(pub["turn"])
-        elif kind_name == "place":
-            _count(tally, pub["player"], V_PLAYED, pub["card"], turn)
-        elif kind_name == "deal":  # the seat is public, the cards are its secret
-            if sec:
-                seat = pub["player"]
-                for card_id in sec.get("cards", ()):
-                    _count(tally, seat, V_OPENING, card_id, turn)
-        elif kind_name == "first_player":
-            first = int(pub["player"])
-        elif kind_name in _ZETA_OTHER:
-            e = _merged(pub, sec)
-            seat = e.get("player")
-            if kind_name == "mulligan" and e.get("taken") and isinstance(seat, int):
-                # ZETA-R11: the new hand is the opening hand
-                tally.keys = keys = [k for k in keys if not (k & 7 == seat and k & 0xF8 == V_OPENING)]
-                for card_id in e.get("cards", ()):
-                    _count(tally, seat, V_OPENING, card_id, turn)
-            else:
-                verb, who = _ZETA_OTHER[kind_name]
-                seat = e.get(who)
-                if verb is not None and isinstance(seat, int):
-                    _count(tally, seat, _V[verb], e["card"], turn)
-    _, head, context, context_json = _zeta_decks(state)
-    out = _game_facts_of(first, turn, tally, context, head)
-    out._context_json = context_json
-    return out
-
-
-_ZETA_OTHER: dict[str, tuple[Verb | None, str]] = {
-    "mulligan": (None, "player"),
-    "destroy": (Verb.DESTROYED, "owner"), "remove": (Verb.REMOVED, "owner"), "return": (Verb.RETURNED, "player"),
-}
-"""The rarer Zeta events that make facts: (verb, the field naming the seat); the frequent ones are inlined."""
-
-
-def _deck_name(spec: Any) -> str:
-    if isinstance(spec, Mapping):
-        return str(spec.get("name", "custom"))
-    return str(spec)
-
-
-# -- Oscilloscope --------------------------------------------------------------------------------
-def oscilloscope_facts(state: State) -> GameFacts:
-    """Oscilloscope: dealt and drawn cards, triggers placed (OSC-R12), captures (R29, R30), refills (R37)."""
-    tally = _Tally()
-    keys = tally.keys
-    turn = 0
-    first: int | None = 0 if state.num_players == 1 else None
-    context: list[dict[str, Any]] = [{} for _ in range(state.num_players)]
-    items = _OSC_ITEMS
-    for row in state.event_rows():
-        if type(row) is int:  # the engine's compact codes: draws, refills, placements, discards, notices ...
-            code: int = row
-            kind_code = code & 7
-            if kind_code == OSC_CODE_TURN:
-                turn = code >> 6 & 1023
-                continue
-            if kind_code == OSC_CODE_CAPTURE:  # the captured cards, the kept trigger, the clears scored
-                capturer = code >> 3 & 7
-                train_cards = code >> 48 & 0xFFFFFF  # four bits a train
-                while train_cards:
-                    nibble = train_cards & 15
-                    if nibble:
-                        key = capturer | V_CAPTURED | items[nibble - 1] << 8 | turn << 24
-                        keys.append(key | _ONE)
-                    train_cards >>= 4
-                kept = code >> 9 & 15
-                if kept:
-                    key = capturer | V_KEPT | items[kept - 1] << 8 | turn << 24
-                    keys.append(key | _ONE)
-                clears = code >> 13 & 7
-                if clears:
-                    _count(tally, capturer, V_CLEARED, "CLEAR", turn, clears)
-                continue
-            verb_item = _OSC_CODE_KEYS[kind_code | (code >> 3 & 56)]  # by the kind and the card (bits 6-8)
-            if verb_item < 0:
-                continue  # a notice makes no fact
-            key = (code >> 3 & 7) | verb_item | turn << 24
-            keys.append(key | _ONE)
-            continue
-        kind: str = row[0]
-        pub = row[1]
-        if kind == "draw":
-            sec = row[2]
-            card = sec.get("card") if sec else pub.get("card")
-            if card is not None:
-                _count(tally, pub["player"], V_DRAWN, card, turn)
-        elif kind == "refill":
-            _count(tally, pub["player"], V_REFILLED, pub["card"], turn)
-        elif kind == "turn":
-            turn = int(pub.get("set", turn))
-        elif kind == "place":
-            _count(tally, pub["player"], V_PLAYED, pub["card"], turn)
-        elif kind == "discard":
-            _count(tally, pub["player"], V_DISCARDED, pub["card"], turn)
-        elif kind in _OSC_OTHER:
-            e = _merged(pub, row[2])
-            seat = e.get("player")
-            if kind == "capture" and isinstance(seat, int):
-                for part in e.get("cards", ()):
-                    _count(tally, seat, V_CAPTURED, part["card"], turn)
-                if e.get("kept"):
-                    _count(tally, seat, V_KEPT, e["kept"], turn)
-                clears = len(e.get("clears") or ())
-                if clears:
-                    _count(tally, seat, V_CLEARED, "CLEAR", turn, clears)
-            elif kind == "start":
-                first = int(e["player"])
-            elif kind == "deal" and isinstance(seat, int):
-                for card in [*e.get("pulse_cards", ()), *e.get("trigger_cards", ())]:
-                    _count(tally, seat, V_OPENING, card, turn)
-            elif kind == "exchange":
-                _count(tally, 0, V_SPECIAL, "exchange", turn)
-            elif kind == "decline" and isinstance(seat, int):
-                _count(tally, seat, V_SPECIAL, "decline_capture", turn)
-            elif kind == "score":
-                for score_row in e.get("scores", ()):
-                    p = score_row.get("player")
-                    if isinstance(p, int) and 0 <= p < len(context):
-                        context[p].update({k: v for k, v in score_row.items() if k != "player"})
-    return _game_facts_of(first, turn, tally, tuple(context))
-
-
-_OSC_ITEMS: Final = tuple(_item(token) for token in OSC_TOKENS)
-"""The item index of each Oscilloscope card (a compact code names a card by its index in ``TOKENS``)."""
-_OSC_CODE_VERBS: Final = tuple({OSC_CODE_DRAW_PULSE: V_DRAWN, OSC_CODE_DRAW_TRIGGER: V_DRAWN, OSC_CODE_REFILL: V_REFILLED,
-                                 OSC_CODE_PLACE: V_PLAYED, OSC_CODE_DISCARD: V_DISCARDED}.get(k, -1) for k in range(8))
-"""The verb of each Oscilloscope code's fact (-1: the code makes none)."""
-_OSC_CODE_KEYS: Final = tuple(-1 if _OSC_CODE_VERBS[i & 7] < 0 else _OSC_CODE_VERBS[i & 7] | _OSC_ITEMS[i >> 3] << 8
-                              for i in range(64))
-"""The verb and item part of a code's fact key by ``kind | card << 3`` (-1: the code makes none)."""
-_OSC_OTHER = frozenset({"capture", "start", "deal", "exchange", "decline", "score"})
-"""The rarer Oscilloscope events that make facts (the frequent ones are inlined)."""
-
-
-# -- Utahime -------------------------------------------------------------------------------------
-class UtahimePlay(StrEnum):
-    """The special plays of Utahime the lab counts (the ``item`` of a ``special`` fact)."""
-
-    DIAMOND_NEXT = "diamond_next"
-    """An attack declaring ♦NEXT (UTA-R48)."""
-    CLUB_NEXT = "club_next"
-    """An attack declaring ♣NEXT (UTA-R49)."""
-    HEART_NEXT = "heart_next"
-    """♥NEXT after the own attack (UTA-R51)."""
-    HEART_ACE = "heart_ace"
-    """An attack with ♥A (UTA-R27)."""
-    SPADE_ACE = "spade_ace"
-    """An attack with ♠A (UTA-R28)."""
-    CLUB_ACE_REACTION = "club_ace_reaction"
-    """♣A cancelling the attacker's draw (UTA-R29)."""
-    DIAMOND_ACE_REACTION = "diamond_ace_reaction"
-    """♦A cancelling a ♠/♦ effect (UTA-R30)."""
-    JOKER = "joker"
-    """The joker (UTA-R45)."""
-    PASS = "pass"
-    """A pass (UTA-R44)."""
-    SET = "set_jqk"
-    """A J/Q/K set face down (UTA-R37)."""
-    COSMIC = "cosmic"
-    """A cosmic card taken into the hand (UTA-R52)."""
-    BLOCK = "block"
-    """A block (UTA-R21)."""
-    SUCCESS = "attack_success"
-    """An attack that succeeded (UTA-R22)."""
-    STALL = "stall"
-    """A turn with no main action (UTA-R56)."""
-
-
-def utahime_card(token: Any) -> str:
-    """A Utahime card token without its zone marks: ``~H7`` -> ``H7``, ``D6+`` (a cosmic card) -> ``D6``.
-
-    >>> utahime_card("~C10+")
-    'C10'
-    """
-    return str(token).lstrip("~").rstrip("+")
-
-
-class _CardNames(dict[Any, str]):
-    """``utahime_card`` of each token, made once (a game names a few dozen tokens hundreds of times)."""
-
-    def __missing__(self, token: Any) -> str:
-        if len(self) > 10_000:
-            self.clear()
-        out = self[token] = utahime_card(token)
-        return out
-
-
-_UTAHIME_CARDS = _CardNames()
-
-
-def utahime_facts(state: State) -> GameFacts:
-    """Utahime: hands, attacks by card (UTA-R14), blocks (R21), special plays, option and hero cards."""
-    tally = _Tally()
-    keys = tally.keys
-    names = _UTAHIME_CARDS
-    turn = 0
-    first: int | None = None
-    attack = ""
-    plays = _UTAHIME_PLAYS
-    kinds = _UTAHIME_FACT_KINDS
-    for row in state.event_rows():
-        if type(row) is int:  # the engine's compact codes: turns, energy, notices, passes, attacks ...
-            code: int = row
-            code_kind = code & 15
-            at = turn << 24 | (code >> 4 & 1)  # the key's turn and seat
-            if code_kind == UTA_CODE_TURN:
-                turn = code >> 6 & _UTA_TURN_MASK
-                continue
-            if code_kind == UTA_CODE_ATTACK:
-                card_index = code >> 6 & 127
-                attack = _UTA_ITEM_NAMES[card_index]
-                parts = _UTA_ATTACK_KEYS[card_index | (code >> 6 & 128)]
-            elif code_kind == UTA_CODE_NOTICE:
-                notice = code >> 6 & 7
-                if notice == UTA_NOTICE_SUCCESS:
-                    parts = (_K_SUCCESS, V_SUCCEEDED | _item(attack) << 8)
-                elif notice == UTA_NOTICE_STALL:
-                    parts = (_K_STALL,)
-                else:
-                    continue
-            elif code_kind == UTA_CODE_PASS:
-                parts = (_K_PASS,)
-            elif code_kind == UTA_CODE_BLOCK:
-                parts = (_K_BLOCK, V_BLOCKED | _UTA_ITEMS[code >> 6 & 127] << 8)
-            elif code_kind == UTA_CODE_COSMIC:
-                parts = (_K_COSMIC,)
-            elif code_kind == UTA_CODE_DRAW:
-                parts = tuple(V_DRAWN | _UTA_ITEMS[code >> (9 + 7 * i) & 127] << 8 for i in range(code >> 6 & 7))
-            elif code_kind == UTA_CODE_HEART_NEXT:
-                parts = (_K_HEART_NEXT,)
-            elif code_kind == UTA_CODE_SET:
-                parts = (_K_SET,)
-            elif code_kind == UTA_CODE_TAKE:  # a fact of the seat whose card is taken
-                at ^= 1
-                parts = (V_TAKEN | _UTA_ITEMS[code >> 6 & 127] << 8,)
-            else:
-                continue  # energy, effects, reveals and picks make no facts
-            for part in parts:
-                keys.append(part | at | _ONE)
-            continue
-        kind: str = row[0]
-        if kind == "turn":
-            turn = int(row[1]["turn"])
-            continue
-        if kind not in kinds:
-            continue
-        pub = row[1]
-        sec = row[2]
-        e = pub if not sec else {**pub, **sec}
-        who = e.get("player")
-        if not isinstance(who, int):
-            if kind == "setup":
-                first = int(e["first_player"])
-            elif kind in ("take", "discard") and "card" in e and isinstance(e.get("target"), int):
-                _count(tally, e["target"], V_TAKEN, names[e["card"]], turn)
-            continue
-        seat: int = who
-        play = plays.get(kind)
-        if play is not None:  # a special play by the event's seat, nothing more
-            _count(tally, seat, V_SPECIAL, play, turn)
-            if kind == "block":
-                _count(tally, seat, V_BLOCKED, names[e["card"]], turn)
-            elif kind == "success":
-                _count(tally, seat, V_SUCCEEDED, attack, turn)
-        elif kind == "attack":
-            card = attack = names[e["card"]]
-            _count(tally, seat, V_PLAYED, card, turn)
-            if card == "HA" or card == "SA":
-                _count(tally, seat, V_SPECIAL, UtahimePlay.HEART_ACE if card == "HA" else UtahimePlay.SPADE_ACE, turn)
-            if e.get("next"):
-                _count(tally, seat, V_SPECIAL, UtahimePlay.DIAMOND_NEXT if card[0] == "D" else UtahimePlay.CLUB_NEXT,
-                       turn)
-        elif kind == "draw":
-            for card in e.get("cards", ()):
-                _count(tally, seat, V_DRAWN, names[card], turn)
-        elif kind == "take" or kind == "discard":
-            if "card" in e:
-                target = e.get("target", seat)
-                if isinstance(target, int):
-                    _count(tally, target, V_TAKEN, names[e["card"]], turn)
-        elif kind == "setup":
-            first = int(e["first_player"])
-        elif kind == "deal":
-            for card in e.get("cards", ()):
-                _count(tally, seat, V_OPENING, names[card], turn)
-        elif kind == "react":
-            card = utahime_card(e.get("card"))
-            _count(tally, seat, V_SPECIAL,
-                   UtahimePlay.CLUB_ACE_REACTION if card == "CA" else UtahimePlay.DIAMOND_ACE_REACTION, turn)
-        elif kind == "option":
-            _count(tally, seat, V_OPTION, str(e.get("option")), turn)
-        elif kind == "hero":
-            _count(tally, seat, V_HERO, str(e.get("hero")), turn)
-    setup = state.setup
-    context = tuple({"option_set": str(setup.get("option_set", "none")),
-                     "options": list(setup.get(f"p{s + 1}_options", [])),
-                     "hero": setup.get(f"p{s + 1}_hero")} for s in range(state.num_players))
-    return _game_facts_of(first, turn, tally, context)
-
-
-_UTA_ITEM_NAMES: Final = tuple(utahime_card(t) for t in UTA_TOKENS)
-"""The item each Utahime token code names (the card without its zone marks)."""
-_UTA_ITEMS: Final = tuple(_item(name) for name in _UTA_ITEM_NAMES)
-"""The item index of each Utahime token code."""
-_UTA_TURN_MASK: Final = (1 << (UTA_CODE_MOVE - 6)) - 1
-
-
-def _play_key(play: UtahimePlay) -> int:
-    """The verb and item part of the key of a ``special`` fact of ``play``."""
-    return V_SPECIAL | _item(play) << 8
-
-
-_K_SUCCESS: Final = _play_key(UtahimePlay.SUCCESS)
-_K_STALL: Final = _play_key(UtahimePlay.STALL)
-_K_PASS: Final = _play_key(UtahimePlay.PASS)
-_K_BLOCK: Final = _play_key(UtahimePlay.BLOCK)
-_K_COSMIC: Final = _play_key(UtahimePlay.COSMIC)
-_K_HEART_NEXT: Final = _play_key(UtahimePlay.HEART_NEXT)
-_K_SET: Final = _play_key(UtahimePlay.SET)
-
-
-def _attack_keys(index: int, declares_next: bool) -> tuple[int, ...]:
-    """The key parts of the facts of an attack with the token ``index``: played, then ♥A/♠A, then NEXT."""
-    name = _UTA_ITEM_NAMES[index]
-    keys = [V_PLAYED | _UTA_ITEMS[index] << 8]
-    if name == "HA" or name == "SA":
-        keys.append(_play_key(UtahimePlay.HEART_ACE if name == "HA" else UtahimePlay.SPADE_ACE))
-    if declares_next:
-        keys.append(_play_key(UtahimePlay.DIAMOND_NEXT if name[0] == "D" else UtahimePlay.CLUB_NEXT))
-    return tuple(keys)
-
-
-_UTA_ATTACK_KEYS: Final = tuple(_attack_keys(i & 127, bool(i & 128)) if i & 127 < len(_UTA_ITEM_NAMES) else ()
-                                for i in range(256))
-"""The key parts of an attack's facts by token code, plus 128 when it declares NEXT."""
-_UTAHIME_PLAYS = {"joker": UtahimePlay.JOKER, "pass": UtahimePlay.PASS, "set": UtahimePlay.SET,
-                  "cosmic": UtahimePlay.COSMIC, "stall": UtahimePlay.STALL, "heart_next": UtahimePlay.HEART_NEXT,
-                  "block": UtahimePlay.BLOCK, "success": UtahimePlay.SUCCESS}
-"""The events that are a special play of their seat (a block and a success say more, see ``utahime_facts``)."""
-_UTAHIME_FACT_KINDS = frozenset({"attack", "block", "success", "draw", "heart_next", "take", "discard", "setup",
-                                 "deal", "react", "option", "hero", *_UTAHIME_PLAYS})
-"""The Utahime events that make facts (``turn`` aside): the others are skipped unread."""
-
-
-# -- the codebook ----------------------------------------------------------------------------------
-for _name in ("?", "CLEAR", "exchange", "decline_capture", *UtahimePlay):
-    _item(str(_name))
-CODEBOOK: Final = Codebook(tuple(str(v) for v in _VERB_LIST), tuple(_ITEMS))
-"""This version's codebook: every verb, and every item the fact readers can name but a players' own
-option card (interned in the same order in every process, so a worker's packed facts read the same
-in the process that stores them and in any later report)."""
-_NAMED_ITEMS: Final = len(CODEBOOK.items)
-"""Items with an index below this are in ``CODEBOOK``; later ones were met at run time and stay JSON."""
-
-
-# -- dispatch ------------------------------------------------------------------------------------
-EXTRACTORS: dict[str, Callable[[State], GameFacts]] = {
-    "zeta": zeta_facts,
-    "oscilloscope": oscilloscope_facts,
-    "utahime": utahime_facts,
-}
-"""The fact extractor of each game (a game missing here gets outcome-only facts)."""
+def fact_reader(game: str) -> Callable[[State], GameFacts]:
+    """The fact reader the kit of ``game`` names (``no_facts`` if it names none)."""
+    reader: Callable[[State], GameFacts] | None = registry.part(game, "facts", required=False)
+    return no_facts if reader is None else reader
 
 
 def game_facts(state: State) -> GameFacts:
     """The facts of a finished game whose state recorded its events (``record_events=True``)."""
-    extract = EXTRACTORS.get(state.game.name)
-    if extract is None:
-        return GameFacts(None, 0, (), tuple({} for _ in range(state.num_players)))
-    return extract(state)
+    return fact_reader(state.game.name)(state)

@@ -1,10 +1,11 @@
 """The Oscilloscope state machine: legal actions, apply (the set's steps), outcome, and seat memory.
 
 Sections in the order of the style guide: rule tables, state, legal actions, apply (the set's
-steps), outcome. The vocabulary (kinds, levels, phases, steps, event codes) is :mod:`.vocab`; views
-and position JSON are written by :mod:`.view`, read and sampled by :mod:`.position`; the events each
-step emits are described in :mod:`.events`. Rule ids (OSC-R*, OSC-I*) mark where each rule is enforced;
-interpretations this engine adds are OSC-I-CT*, documented in docs/games/oscilloscope.md.
+steps), outcome. The vocabulary (kinds, levels, phases, steps) is :mod:`.vocab`, the layouts of the
+compact event codes :mod:`.codec`; views and position JSON are written by :mod:`.view`, read and
+sampled by :mod:`.position`; the events each step emits are described in :mod:`.events`. Rule ids
+(OSC-R*, OSC-I*) mark where each rule is enforced; interpretations this engine adds are OSC-I-CT*,
+documented in docs/games/oscilloscope.md.
 
 Internally a card is its ``Card`` value (an int), a level its ``Level`` value, slots are 0-based
 (time position ``p`` is slot ``p - 1``) and ``EMPTY`` (-1) marks an empty slot or filter position.
@@ -63,21 +64,60 @@ from .cards import (
     TRIGGER_KINDS,
     Card,
 )
+from .codec import (
+    CAPTURE_CARD_BITS,
+    CAPTURE_CARDS_AT,
+    CAPTURE_CLEARS_AT,
+    CAPTURE_CLEARS_LIMIT,
+    CAPTURE_DISCARDED_AT,
+    CAPTURE_DISCARDED_BITS,
+    CAPTURE_DISCARDS_AT,
+    CAPTURE_DISCARDS_LIMIT,
+    CAPTURE_EMPTIED_AT,
+    CAPTURE_KEPT_AT,
+    CAPTURE_MOVE_LIMIT,
+    CAPTURE_POSITION_AT,
+    CARD_AT,
+    CODE_CAPTURE,
+    CODE_DISCARD,
+    CODE_DRAW_PULSE,
+    CODE_DRAW_TRIGGER,
+    CODE_EARLY_END,
+    CODE_NO_TRIGGER,
+    CODE_NOISE,
+    CODE_PLACE,
+    CODE_REFILL,
+    CODE_SHIFT,
+    CODE_TURN,
+    MOVE_AT,
+    NOISE_COUNT_AT,
+    NOISE_LIMIT_AT,
+    NOISE_VALUE_LIMIT,
+    OUT_AT,
+    PLACE_DISCARDED_AT,
+    PLACE_DISCARDED_BITS,
+    PLACE_DISCARDS_AT,
+    PLACE_DISCARDS_LIMIT,
+    PLACE_RESULT_AT,
+    PLACE_SLOT_AT,
+    PLACE_STEP_AT,
+    PLACE_STEP_LIMIT,
+    PLACE_TRAIN_AT,
+    PLAYER_AT,
+    SET_AT,
+    SET_LIMIT,
+    SHIFT_CLOSES,
+    SHIFT_TRAIN_BITS,
+    SHIFT_TRAINS_AT,
+    TRAIN_AT,
+    event_row,
+)
 from .events import OscilloscopeEvent as E
 from .rules import OscilloscopeRules
 from .view import position_json, view_json
 from .vocab import (
     ANY_ORIGIN,
     CLEAR,
-    CODE_CAPTURE,
-    CODE_DISCARD,
-    CODE_DRAW_PULSE,
-    CODE_DRAW_TRIGGER,
-    CODE_MOVE,
-    CODE_NOTICE,
-    CODE_PLACE,
-    CODE_REFILL,
-    CODE_TURN,
     DECLARE,
     EMPTY,
     HIGH,
@@ -88,14 +128,8 @@ from .vocab import (
     LOW,
     NO,
     NOISE,
-    NOTICE_EARLY_END,
-    NOTICE_NO_TRIGGER,
-    NOTICE_NOISE,
-    NOTICE_SHIFT,
-    NOTICES,
     PLACE_RESULTS,
     PULSE_ORIGIN,
-    SHIFT_CLOSES,
     STEP_CAPTURE_KEEP,
     STEP_POST_BEGIN,
     STEP_REFILL_BEGIN,
@@ -143,10 +177,6 @@ EV_TRAIN: Final = E.TRAIN
 EV_TURN: Final = E.TURN
 
 # Event parts every recording game repeats, made once; an event's parts are read-only (core.events).
-_SEAT_TO: Final = tuple((p,) for p in range(6))  # up to max_players = 6 (OSC-I51)
-_PULSE_DRAW: Final = tuple({"player": p, "deck": "pulse"} for p in range(6))
-_TRIGGER_DRAW: Final = tuple({"player": p, "deck": "trigger"} for p in range(6))
-_CARD_SECRET: Final = tuple({"card": t} for t in TOKENS)
 
 if TYPE_CHECKING:
     from .game import OscilloscopeGame
@@ -841,8 +871,9 @@ class OscilloscopeState(State):
     # The set (OSC-R9, OSC-R54) -------------------------------------------------------------------------
     def _set_begin(self) -> int:
         if self._events is not None:
-            if self.sets < 1023:
-                self._events.append(CODE_TURN | self.turn << 3 | (self.sets + 1) << 6 | len(self.history) << CODE_MOVE)
+            if self.sets < SET_LIMIT:
+                self._events.append(CODE_TURN | self.turn << PLAYER_AT | (self.sets + 1) << SET_AT
+                                    | len(self.history) << MOVE_AT)
             else:
                 self._emit(EV_TURN, {"player": self.turn, "set": self.sets + 1})
         if self.solo:  # OSC-R54: exchange, shift, capture, end check, refill
@@ -856,7 +887,7 @@ class OscilloscopeState(State):
             self._legal = placements
             return STEP_WAIT
         if self._events is not None:
-            self._events.append(CODE_NOTICE | self.turn << 3 | NOTICE_NO_TRIGGER << 6 | len(self.history) << CODE_MOVE)
+            self._events.append(CODE_NO_TRIGGER | self.turn << PLAYER_AT | len(self.history) << MOVE_AT)
         return STEP_SHIFT
 
     def _early_end_applies(self) -> bool:
@@ -876,11 +907,12 @@ class OscilloscopeState(State):
             placed = self._place(player, card, train, slot)
             result = 0 if not before else 1 if not placed else 2 if len(self.triggers) == 1 else 3
             discarded = self.discard[gone:]
-            if len(discarded) <= 2 and 0 <= step < 8:
-                code = CODE_PLACE | player << 3 | card << 6 | train << 16 | len(discarded) << 19 | slot << 21 \
-                    | step << 24 | result << 27 | len(self.history) << CODE_MOVE
+            if len(discarded) <= PLACE_DISCARDS_LIMIT and 0 <= step < PLACE_STEP_LIMIT:
+                code = CODE_PLACE | player << PLAYER_AT | card << CARD_AT | train << PLACE_TRAIN_AT \
+                    | len(discarded) << PLACE_DISCARDS_AT | slot << PLACE_SLOT_AT | step << PLACE_STEP_AT \
+                    | result << PLACE_RESULT_AT | len(self.history) << MOVE_AT
                 for i, k in enumerate(discarded):
-                    code |= k << (9 + 3 * i)
+                    code |= k << (PLACE_DISCARDED_AT + PLACE_DISCARDED_BITS * i)
                 self._events.append(code)
             else:
                 self._emit(EV_PLACE, {"player": player, "card": TOKENS[card],
@@ -909,8 +941,7 @@ class OscilloscopeState(State):
             return STEP_SET_END
         if early:
             if self._events is not None:
-                self._events.append(CODE_NOTICE | self.turn << 3 | NOTICE_EARLY_END << 6
-                                    | len(self.history) << CODE_MOVE)
+                self._events.append(CODE_EARLY_END | self.turn << PLAYER_AT | len(self.history) << MOVE_AT)
             return STEP_SET_END  # OSC-R10: steps 2-5 are skipped, top-up included (OSC-I66)
         return STEP_SHIFT
 
@@ -1007,17 +1038,17 @@ class OscilloscopeState(State):
         return {"dropped": dropped, "closed": closed}
 
     def _shift_code(self) -> int:
-        """The coming shift's event as a compact code (``CODE_NOTICE``), or 0 if a trigger rides off with a card."""
+        """The coming shift's event as a compact code (``CODE_SHIFT``), or 0 if a trigger rides off with a card."""
         ride = self.rules.trigger_anchor == "card"
-        code = CODE_NOTICE | NOTICE_SHIFT << 6 | len(self.history) << CODE_MOVE
+        code = CODE_SHIFT | len(self.history) << MOVE_AT
         for c in range(self.ntrains):
             row = self.cards[c]
             if EMPTY not in row:
                 if ride and self.trigger_at(c, 0) is not None:
                     return 0
-                code |= (1 + row[0]) << (8 + 4 * c)
+                code |= (1 + row[0]) << (SHIFT_TRAINS_AT + SHIFT_TRAIN_BITS * c)
             elif _gap_closes(row):
-                code |= SHIFT_CLOSES << (8 + 4 * c)
+                code |= SHIFT_CLOSES << (SHIFT_TRAINS_AT + SHIFT_TRAIN_BITS * c)
         return code
 
     def _shift_and_check(self) -> int:
@@ -1095,13 +1126,14 @@ class OscilloscopeState(State):
         the mask of the trains whose filters left.
         """
         move = len(self.history)
-        if move >= 1 << 16 or clears > 7 or len(discarded) > 7:
+        if move >= CAPTURE_MOVE_LIMIT or clears > CAPTURE_CLEARS_LIMIT or len(discarded) > CAPTURE_DISCARDS_LIMIT:
             return -1
         tail = len(discarded)
         for i, k in enumerate(discarded):
-            tail |= k << (3 + 3 * i)
-        return (CODE_CAPTURE | player << 3 | (row + 1) << 6 | (kept + 1) << 9 | clears << 13 | emptied << 16
-                | move << CODE_MOVE | cards << 48 | tail << 72)
+            tail |= k << (CAPTURE_DISCARDED_AT + CAPTURE_DISCARDED_BITS * i)
+        return (CODE_CAPTURE | player << PLAYER_AT | (row + 1) << CAPTURE_POSITION_AT | (kept + 1) << CAPTURE_KEPT_AT
+                | clears << CAPTURE_CLEARS_AT | emptied << CAPTURE_EMPTIED_AT | move << MOVE_AT
+                | cards << CAPTURE_CARDS_AT | tail << CAPTURE_DISCARDS_AT)
 
     def _capture(self, keep: int) -> int:
         """OSC-R29 to OSC-R34 and OSC-R56 to OSC-R60: take the position, settle the triggers, check the end.
@@ -1119,7 +1151,7 @@ class OscilloscopeState(State):
             taken_code = 0
             for c in range(self.ntrains):
                 if self.cards[c][row] != EMPTY:
-                    taken_code |= (1 + self.cards[c][row]) << (4 * c)
+                    taken_code |= (1 + self.cards[c][row]) << (CAPTURE_CARD_BITS * c)
             kept_index = -1 if keep < 0 else self.filters[keep] if self.solo else keep
             gone, before, clears_before = len(self.discard), self._noise_count(), pile[CLEAR]
             filters_before = self.filters[:]
@@ -1193,9 +1225,9 @@ class OscilloscopeState(State):
             if after != before:
                 limit = 3 if self.solo else self.rules.mp_noise_limit
                 events = self._events
-                if events is not None and 0 <= after < 4096 and 0 <= limit < 4096:
-                    events.append(CODE_NOTICE | NOTICE_NOISE << 6 | after << 8 | limit << 20
-                                        | len(self.history) << CODE_MOVE)
+                if events is not None and 0 <= after < NOISE_VALUE_LIMIT and 0 <= limit < NOISE_VALUE_LIMIT:
+                    events.append(CODE_NOISE | after << NOISE_COUNT_AT | limit << NOISE_LIMIT_AT
+                                  | len(self.history) << MOVE_AT)
                 else:
                     self._emit(EV_NOISE, {"count": after, "limit": limit})
         # OSC-R33 (OSC-I34): captured slots stay empty until the next shift closes them, unless:
@@ -1373,8 +1405,8 @@ class OscilloscopeState(State):
         self.levels[train][slot] = out
         if self._events is not None:
             if 0 <= out < 3:
-                self._events.append(CODE_REFILL | player << 3 | card << 6 | train << 16 | out << 19
-                                    | len(self.history) << CODE_MOVE)
+                self._events.append(CODE_REFILL | player << PLAYER_AT | card << CARD_AT | train << TRAIN_AT
+                                    | out << OUT_AT | len(self.history) << MOVE_AT)
             else:
                 self._emit(EV_REFILL, {"player": player, "train": TRAIN_LETTERS[train], "card": TOKENS[card],
                                       "out": LEVEL_SYMBOLS[out]})
@@ -1422,7 +1454,7 @@ class OscilloscopeState(State):
         self._from_hand(player, card)
         self.discard.append(card)
         if self._events is not None:
-            self._events.append(CODE_DISCARD | player << 3 | card << 6 | len(self.history) << CODE_MOVE)
+            self._events.append(CODE_DISCARD | player << PLAYER_AT | card << CARD_AT | len(self.history) << MOVE_AT)
         self.refill_discards[player] += 1
         if deliberate:
             self.refill_deliberate[player] = True
@@ -1451,7 +1483,8 @@ class OscilloscopeState(State):
             self.drawn_pulse[player][card] += 1
             self.origin[player][ANY_ORIGIN if self.pulse_mixed else PULSE_ORIGIN] += 1
             if self._events is not None:
-                self._events.append(CODE_DRAW_PULSE | player << 3 | card << 6 | len(self.history) << CODE_MOVE)
+                self._events.append(CODE_DRAW_PULSE | player << PLAYER_AT | card << CARD_AT
+                                    | len(self.history) << MOVE_AT)
         return True
 
     def _rebuild(self) -> None:
@@ -1477,60 +1510,12 @@ class OscilloscopeState(State):
         self.drawn_trigger[player][card] += 1
         self.origin[player][TRIGGER_ORIGIN] += 1
         if self._events is not None:
-            self._events.append(CODE_DRAW_TRIGGER | player << 3 | card << 6 | len(self.history) << CODE_MOVE)
+            self._events.append(CODE_DRAW_TRIGGER | player << PLAYER_AT | card << CARD_AT
+                                | len(self.history) << MOVE_AT)
 
     def _decode_event(self, code: int) -> tuple[Any, ...]:
-        """The row of a compact event (``CODE_CAPTURE`` ... ``CODE_PLACE``); the draws' parts are shared."""
-        kind = code & 7
-        player = code >> 3 & 7
-        a = code >> 6 & 1023
-        move = code >> CODE_MOVE
-        if kind == CODE_DRAW_PULSE:
-            return (EV_DRAW, _PULSE_DRAW[player], _CARD_SECRET[a], _SEAT_TO[player], move)
-        if kind == CODE_DRAW_TRIGGER:
-            return (EV_DRAW, _TRIGGER_DRAW[player], _CARD_SECRET[a], _SEAT_TO[player], move)
-        if kind == CODE_REFILL:
-            return (EV_REFILL, {"player": player, "train": TRAIN_LETTERS[code >> 16 & 7], "card": TOKENS[a],
-                                "out": LEVEL_SYMBOLS[code >> 19 & 3]}, None, (), move)
-        if kind == CODE_TURN:
-            return (EV_TURN, {"player": player, "set": a}, None, (), move)
-        if kind == CODE_CAPTURE:
-            return self._decode_capture(code)
-        if kind == CODE_NOTICE:
-            notice = code >> 6 & 3
-            if notice == NOTICE_NOISE:
-                return (EV_NOISE, {"count": code >> 8 & 4095, "limit": code >> 20 & 4095}, None, (), move)
-            if notice != NOTICE_SHIFT:
-                return (NOTICES[notice], {"player": player}, None, (), move)
-            dropped: list[dict[str, str | None]] = []
-            closed: list[str] = []
-            for c in range(self.ntrains):
-                part = code >> (8 + 4 * c) & 15
-                if part == SHIFT_CLOSES:
-                    closed.append(TRAIN_LETTERS[c])
-                elif part:
-                    dropped.append({"train": TRAIN_LETTERS[c], "card": TOKENS[part - 1], "trigger": None})
-            return (EV_SHIFT, {"dropped": dropped, "closed": closed}, None, (), move)
-        if kind == CODE_DISCARD:
-            return (EV_DISCARD, {"player": player, "card": TOKENS[a]}, None, (), move)
-        discards = [TOKENS[code >> (9 + 3 * i) & 7] for i in range(code >> 19 & 3)]
-        return (EV_PLACE, {"player": player, "card": TOKENS[code >> 6 & 7],
-                           "at": f"{TRAIN_LETTERS[code >> 16 & 7]}{(code >> 21 & 7) + 1}", "step": code >> 24 & 7,
-                           "result": PLACE_RESULTS[code >> 27 & 3], "discarded": discards}, None, (), move)
-
-    def _decode_capture(self, code: int) -> tuple[Any, ...]:
-        """The row of a ``CODE_CAPTURE``."""
-        n = self.ntrains
-        cards = code >> 48 & 0xFFFFFF
-        taken = [{"train": TRAIN_LETTERS[c], "card": TOKENS[(cards >> (4 * c) & 15) - 1]}
-                 for c in range(n) if cards >> (4 * c) & 15]
-        kept = code >> 9 & 15
-        tail = code >> 72
-        discarded = [TOKENS[tail >> (3 + 3 * i) & 7] for i in range(tail & 7)]
-        emptied = [TRAIN_LETTERS[c] for c in range(len(self.filters)) if code >> (16 + c) & 1]
-        return (EV_CAPTURE, {"player": code >> 3 & 7, "position": code >> 6 & 7, "cards": taken,
-                             "kept": TOKENS[kept - 1] if kept else None, "clears": ["CLEAR"] * (code >> 13 & 7),
-                             "discarded": discarded, "emptied": emptied}, None, (), code >> CODE_MOVE & 0xFFFF)
+        """The row of a compact event (see :mod:`cardtable.games.oscilloscope.codec`)."""
+        return event_row(code, self.ntrains, len(self.filters))
 
     def _draw_one(self, player: int, deck: Deck) -> None:
         if deck is Deck.TRIGGER:

@@ -1,7 +1,7 @@
-"""Oscilloscope's vocabulary: card kinds and levels, origins, phases, steps and compact event codes.
+"""Oscilloscope's vocabulary: card kinds and levels, origins, phases, steps and placement results.
 
-A leaf: it imports only the card table and the event kinds, so the state, its views and its
-position reader all import it and not each other.
+A leaf: it imports only the card table, so the state, its views and its position reader all import
+it and not each other. The compact event codes are declared in :mod:`cardtable.games.oscilloscope.codec`.
 """
 
 from __future__ import annotations
@@ -11,54 +11,9 @@ from enum import Enum, IntEnum
 from typing import Final
 
 from .cards import TOKENS
-from .events import OscilloscopeEvent as E
 
-EV_NO_TRIGGER: Final = E.NO_TRIGGER
-EV_EARLY_END: Final = E.EARLY_END
-EV_SHIFT: Final = E.SHIFT
-EV_NOISE: Final = E.NOISE
-
-# Compact events: nearly every kind (draws, refills, a set's start, placements, discards, shifts,
-# captures, the noise count, one-seat notices: 96% of a random game's events) is logged as one int and
-# becomes a row when the log is read (``_decode_event``); the lab's fact reader reads the ints as
-# they are. Fields: the kind (bits 0-2), the player (3-5), a (6-15: the set's number; a card is
-# bits 6-8), b (16-18: the train), c (19-20: the refill's out level), the move (its action's index
-# in ``history``) from ``CODE_MOVE`` on. A value out of a code's range is logged as a row.
-assert len(TOKENS) <= 8, "a compact code gives a card three bits"
-
-CODE_DRAW_PULSE: Final = 1
-"""A draw of pulse card ``a`` from the pulse deck, seen by its drawer only."""
-CODE_DRAW_TRIGGER: Final = 2
-"""A draw of trigger card ``a`` from the trigger deck, seen by its drawer only."""
-CODE_REFILL: Final = 3
-"""A refill of train ``b`` with card ``a``, out level ``c`` (OSC-R37)."""
-CODE_TURN: Final = 4
-"""Set ``a`` starts with ``player`` (sets below 1024)."""
-CODE_NOTICE: Final = 5
-"""The event ``NOTICES[a]`` (bits 6-7): a seat's notice, the noise count, or a shift (``NOTICE_SHIFT``) whose trains
-are coded from bit 8 on, four bits each in train order: 0 nothing happens to the train, 1 + card
-its first card is pushed off (no trigger riding on it), ``SHIFT_CLOSES`` a gap closes."""
-CODE_DISCARD: Final = 6
-"""``player`` discards card ``a`` (OSC-R37)."""
-CODE_PLACE: Final = 7
-"""``player`` places trigger ``a`` (bits 6-8) on train ``b``, slot ``d`` (bits 21-23), in step ``e``
-(24-26), with the result ``PLACE_RESULTS[f]`` (27-28), discarding ``g`` cards (bits 19-20, at most
-two) whose cards are bits 9-11 and 12-14."""
-CODE_CAPTURE: Final = 0
-"""``player`` captures position ``a`` (bits 6-8), keeping trigger ``b`` (9-12: 0 none, else 1 + card),
-scoring ``c`` clears (13-15), emptying the filters of the trains in the mask bits 16-21; the move is
-only bits 32-47 here; bits 48-71 are the captured cards (four bits a train, in train order: 0 none,
-else 1 + card), and from bit 72 on come the discarded count (three bits) and cards (three bits each)."""
-CODE_MOVE: Final = 32
-"""The bit where a code's move starts."""
-NOTICES: Final = (EV_NO_TRIGGER, EV_EARLY_END, EV_SHIFT, EV_NOISE)
-NOTICE_NO_TRIGGER: Final = 0
-NOTICE_EARLY_END: Final = 1
-NOTICE_SHIFT: Final = 2
-NOTICE_NOISE: Final = 3
-"""The noise count changed: the count is bits 8-19, the limit bits 20-31."""
-SHIFT_CLOSES: Final = 15
 PLACE_RESULTS: Final = ("set", "cancelled", "replaced", "added")
+"""The results of a placement (a place event's ``result``)."""
 
 EMPTY: Final = -1
 HL: Final = 0

@@ -3,8 +3,9 @@
 Sections in the project's order: constants and the static kit, the state's data, queries (numbers,
 modifiers), legal actions, illegality, apply (turn flow, attack, effects), seat memory, outcome,
 views and conservation. Rule ids in comments mark where each rule is enforced. While the state
-records, every transition emits its events (``events.py``); each hot site is guarded by
-``if self._events is not None``, so playouts pay nothing for them.
+records, every transition emits its events (``events.py``), most as compact codes whose layouts
+are declared in ``codec.py``; each hot site is guarded by ``if self._events is not None``, so
+playouts pay nothing for them.
 """
 
 from __future__ import annotations
@@ -64,6 +65,63 @@ from .cards import (
     resolve,
     token,
 )
+from .codec import (
+    ATTACK_BANS_AT,
+    ATTACK_NEXT,
+    BLOCK_FACE_UP,
+    CODE_ATTACK,
+    CODE_BLOCK,
+    CODE_COSMIC,
+    CODE_DRAW,
+    CODE_EFFECT,
+    CODE_ENERGY,
+    CODE_HEART_NEXT,
+    CODE_NOTICE,
+    CODE_PASS,
+    CODE_PICK,
+    CODE_REVEAL,
+    CODE_SET,
+    CODE_TAKE,
+    CODE_TURN,
+    DRAW_COUNT_AT,
+    DRAW_LIMIT,
+    DRAW_TOKENS_AT,
+    EFFECT_BIAS,
+    EFFECT_KIND_AT,
+    EFFECT_TURN_AT,
+    EFFECT_TURN_LIMIT,
+    EFFECT_VALUE_AT,
+    EFFECT_VALUE_LIMIT,
+    ENERGY_AT,
+    ENERGY_BIAS,
+    ENERGY_CHANGE_AT,
+    ENERGY_CHANGE_MASK,
+    ENERGY_MASK,
+    HEART_NEXT_PLAYED,
+    MOVE_AT,
+    NOTICE_AT,
+    NOTICE_END_WINDOW,
+    NOTICE_NO_BLOCK,
+    NOTICE_NO_COSMIC,
+    NOTICE_NO_REACT,
+    NOTICE_STALL,
+    NOTICE_SUCCESS,
+    PICK_COUNT_AT,
+    PICK_LIMIT,
+    PICK_OTHERS_AT,
+    SEAT_AT,
+    SET_TURN_AT,
+    SET_TURN_MASK,
+    TAKE_FACE_UP,
+    TAKE_FIRST,
+    TAKE_PILE_AT,
+    TOKEN_AT,
+    TOKEN_BITS,
+    TURN_AT,
+    TURN_RESCUE,
+    WATCHED,
+    event_row,
+)
 from .events import UtahimeEvent as E
 from .options import CardDef, OptionSet, Step
 from .view import position_json, view_json
@@ -72,41 +130,16 @@ from .vocab import (
     ATTACK_BONUS,
     BAN,
     BAN_CODE,
-    BANS,
     BLOCK_BONUS,
     BONUS_810,
     CARD_MASK,
-    CODE_ATTACK,
-    CODE_BLOCK,
-    CODE_COSMIC,
-    CODE_DRAW,
-    CODE_EFFECT,
-    CODE_ENERGY,
-    CODE_HEART_NEXT,
-    CODE_MOVE,
-    CODE_NOTICE,
-    CODE_PASS,
-    CODE_PICK,
-    CODE_REVEAL,
-    CODE_SET,
-    CODE_TAKE,
-    CODE_TURN,
     COST,
     DNEXT_EFFECT,
     DRAW_EFFECT,
     DRAWS_THEN_END,
     DRAWS_THEN_FINISH,
-    EFFECT_BIAS,
     EFFECT_KINDS,
-    ENERGY_BIAS,
     HAND,
-    NOTICE_END_WINDOW,
-    NOTICE_NO_BLOCK,
-    NOTICE_NO_COSMIC,
-    NOTICE_NO_REACT,
-    NOTICE_STALL,
-    NOTICE_SUCCESS,
-    NOTICES,
     OUT,
     PHASE_NAMES,
     PICTURES,
@@ -115,8 +148,6 @@ from .vocab import (
     SEEN,
     SELF,
     TOKEN_CODE,
-    TOKENS,
-    TURN_MASK,
     UP,
     Known,
     MemoryEntry,
@@ -162,7 +193,6 @@ EV_TURN: Final = E.TURN
 EV_WISH: Final = E.WISH
 EV_WISHES_SHOWN: Final = E.WISHES_SHOWN
 
-_SEAT_TO: Final = ((0,), (1,))
 
 
 if TYPE_CHECKING:
@@ -831,8 +861,8 @@ class UtahimeState(State):
             self._do_block(action)
         elif kind is NoBlock:
             if self._events is not None:
-                self._events.append(CODE_NOTICE | (1 - self.attacker) << 4 | NOTICE_NO_BLOCK << 6
-                                    | len(self.history) << CODE_MOVE)
+                self._events.append(CODE_NOTICE | (1 - self.attacker) << SEAT_AT | NOTICE_NO_BLOCK << NOTICE_AT
+                                    | len(self.history) << MOVE_AT)
             self._succeed()
         elif kind is Pass:
             assert isinstance(action, Pass)
@@ -845,7 +875,7 @@ class UtahimeState(State):
                 if code is None:
                     self._emit(EV_PASS, {"player": a, "card": action.card})
                 else:
-                    self._events.append(CODE_PASS | a << 4 | code << 6 | len(self.history) << CODE_MOVE)
+                    self._events.append(CODE_PASS | a << SEAT_AT | code << TOKEN_AT | len(self.history) << MOVE_AT)
                 before = list(self.energy)
                 self._gain(a, 1)  # UTA-R43
                 self._say_energy(before)
@@ -873,11 +903,11 @@ class UtahimeState(State):
                 self.priv_hand[1 - a][card] = (self.turn, 0)
             if self._events is not None:
                 code = TOKEN_CODE.get(action.card)
-                if code is None or not 0 <= self.turn < 1 << 26:
+                if code is None or not 0 <= self.turn <= SET_TURN_MASK:
                     self._emit(EV_SET, {"player": a, "turn": self.turn}, {"card": action.card}, self._watchers(a))
                 else:
-                    self._events.append(CODE_SET | a << 4 | code << 6 | (1 << 13 if self.look == 1 - a else 0)
-                                        | self.turn << 14 | len(self.history) << CODE_MOVE)
+                    self._events.append(CODE_SET | a << SEAT_AT | code << TOKEN_AT | (WATCHED if self.look == 1 - a else 0)
+                                        | self.turn << SET_TURN_AT | len(self.history) << MOVE_AT)
             if not self.unlock_turn[a]:
                 self.unlock_turn[a] = self.turn
             if self.rules.jqk_set_costs_action:  # UTA-I-CT6
@@ -889,15 +919,15 @@ class UtahimeState(State):
         elif kind is Stall:
             self.stalled = True  # UTA-R56
             if self._events is not None:
-                self._events.append(CODE_NOTICE | self.attacker << 4 | NOTICE_STALL << 6
-                                    | len(self.history) << CODE_MOVE)
+                self._events.append(CODE_NOTICE | self.attacker << SEAT_AT | NOTICE_STALL << NOTICE_AT
+                                    | len(self.history) << MOVE_AT)
             self._end_step()
         elif kind is React:
             self._do_react()
         elif kind is NoReact:
             if self._events is not None:
-                self._events.append(CODE_NOTICE | (1 - self.attacker) << 4 | NOTICE_NO_REACT << 6
-                                    | len(self.history) << CODE_MOVE)
+                self._events.append(CODE_NOTICE | (1 - self.attacker) << SEAT_AT | NOTICE_NO_REACT << NOTICE_AT
+                                    | len(self.history) << MOVE_AT)
             self._resolve_success(reacted=False)
         elif kind is Take:
             assert isinstance(action, Take)
@@ -922,7 +952,8 @@ class UtahimeState(State):
             if events is not None:
                 decider = self.current_player
                 assert decider is not None  # an action is applied by the seat that decides
-                events.append(CODE_NOTICE | decider << 4 | NOTICE_END_WINDOW << 6 | len(self.history) << CODE_MOVE)
+                events.append(CODE_NOTICE | decider << SEAT_AT | NOTICE_END_WINDOW << NOTICE_AT
+                              | len(self.history) << MOVE_AT)
             if self.phase == Phase.BLOCKER_WINDOW:
                 self.phase = Phase.POST
             else:
@@ -932,8 +963,8 @@ class UtahimeState(State):
             self._do_cosmic(action)
         elif kind is NoCosmic:
             if self._events is not None:
-                self._events.append(CODE_NOTICE | self.attacker << 4 | NOTICE_NO_COSMIC << 6
-                                    | len(self.history) << CODE_MOVE)
+                self._events.append(CODE_NOTICE | self.attacker << SEAT_AT | NOTICE_NO_COSMIC << NOTICE_AT
+                                    | len(self.history) << MOVE_AT)
             self._cleanup()
         elif kind is UseOption:
             assert isinstance(action, UseOption)
@@ -1013,12 +1044,12 @@ class UtahimeState(State):
                 self.rescue = True
             elif self.rules.end_on_empty_hand:
                 if self._events is not None:
-                    self._events.append(CODE_TURN | a << 4 | turn << 6 | len(self.history) << CODE_MOVE)
+                    self._events.append(CODE_TURN | a << SEAT_AT | turn << TURN_AT | len(self.history) << MOVE_AT)
                 self._finish(f"P{a + 1} starts turn {turn} with no cards in hand", "UTA-R55")
                 return
         if self._events is not None:
-            self._events.append(CODE_TURN | a << 4 | (32 if self.rescue else 0) | turn << 6
-                                | len(self.history) << CODE_MOVE)
+            self._events.append(CODE_TURN | a << SEAT_AT | (TURN_RESCUE if self.rescue else 0) | turn << TURN_AT
+                                | len(self.history) << MOVE_AT)
 
     def _end_step(self) -> None:
         """UTA-R10 step 6: the cosmic card decision, if one could be taken (UTA-R52)."""
@@ -1068,8 +1099,9 @@ class UtahimeState(State):
             now = self.energy[seat]
             if now != before[seat]:
                 change = now - before[seat] + ENERGY_BIAS
-                if 0 <= change < 4096 and 0 <= now < 1 << 22:
-                    events.append(CODE_ENERGY | seat << 4 | change << 6 | now << 18 | len(self.history) << CODE_MOVE)
+                if 0 <= change <= ENERGY_CHANGE_MASK and 0 <= now <= ENERGY_MASK:
+                    events.append(CODE_ENERGY | seat << SEAT_AT | change << ENERGY_CHANGE_AT | now << ENERGY_AT
+                                  | len(self.history) << MOVE_AT)
                 else:
                     self._emit(EV_ENERGY, {"player": seat, "change": now - before[seat], "energy": now})
 
@@ -1085,12 +1117,12 @@ class UtahimeState(State):
             self.look = -1
         events = self._events
         if events is not None:
-            if drawn <= 3:
-                code = CODE_DRAW | seat << 4 | drawn << 6 | len(self.history) << CODE_MOVE
-                shift = 9
+            if drawn <= DRAW_LIMIT:
+                code = CODE_DRAW | seat << SEAT_AT | drawn << DRAW_COUNT_AT | len(self.history) << MOVE_AT
+                shift = DRAW_TOKENS_AT
                 for c in hand[len(hand) - drawn:]:
                     code |= TOKEN_CODE[token(c, seat)] << shift
-                    shift += 7
+                    shift += TOKEN_BITS
                 events.append(code)
             else:
                 self._emit(EV_DRAW, {"player": seat, "count": drawn},
@@ -1119,73 +1151,15 @@ class UtahimeState(State):
             self._emit_effect(effect)
 
     def _decode_event(self, code: int) -> tuple[Any, ...]:
-        """The row of a compact event (``CODE_TURN`` ... ``CODE_TAKE``): what the event would have logged."""
-        kind = code & 15
-        seat = code >> 4 & 1
-        move = code >> CODE_MOVE
-        if kind == CODE_TURN:
-            return (EV_TURN, {"turn": code >> 6 & TURN_MASK, "player": seat, "rescue": bool(code >> 5 & 1)}, None,
-                    (), move)
-        if kind == CODE_ENERGY:
-            return (EV_ENERGY, {"player": seat, "change": (code >> 6 & 4095) - ENERGY_BIAS,
-                                "energy": code >> 18 & 0x3FFFFF}, None, (), move)
-        if kind == CODE_NOTICE:
-            return (NOTICES[code >> 6 & 7], {"player": seat}, None, (), move)
-        if kind == CODE_PASS:
-            return (EV_PASS, {"player": seat, "card": TOKENS[code >> 6 & 127]}, None, (), move)
-        if kind == CODE_ATTACK:
-            return (EV_ATTACK, {"player": seat, "card": TOKENS[code >> 6 & 127], "next": bool(code >> 13 & 1),
-                                "bans": BANS[code >> 14 & 15]}, None, (), move)
-        if kind == CODE_EFFECT:
-            effect = code >> 6 & 3
-            value = (code >> 8 & 1023) - EFFECT_BIAS
-            public: dict[str, Any] = {"player": seat, "turn": code >> 18 & 0x3FFFFF, "effect": EFFECT_KINDS[effect]}
-            if effect == BAN:
-                public["suit"] = SUIT_LETTERS[value]
-            else:
-                public["half_points"] = value
-            return (EV_EFFECT, public, None, (), move)
-        if kind == CODE_BLOCK:
-            return (EV_BLOCK, {"player": seat, "card": TOKENS[code >> 6 & 127], "face_up": bool(code >> 13 & 1)}, None,
-                    (), move)
-        if kind == CODE_COSMIC:
-            return (EV_COSMIC, {"player": seat, "card": TOKENS[code >> 6 & 127]}, None, (), move)
-        if kind == CODE_DRAW:
-            count = code >> 6 & 7
-            secret = {"cards": [TOKENS[code >> (9 + 7 * i) & 127] for i in range(count)]} if count else None
-            return (EV_DRAW, {"player": seat, "count": count}, secret, _SEAT_TO[seat], move)
-        if kind == CODE_REVEAL:
-            cards = [TOKENS[code >> (9 + 7 * i) & 127] for i in range(code >> 6 & 3)]
-            return (EV_REVEAL, {"player": seat, "cards": cards}, None, (), move)
-        if kind == CODE_PICK:
-            others = [TOKENS[code >> (15 + 7 * i) & 127] for i in range(code >> 13 & 3)]
-            return (EV_PICK, {"player": seat, "card": TOKENS[code >> 6 & 127], "discarded": others}, None, (), move)
-        if kind == CODE_HEART_NEXT:
-            card_token = TOKENS[code >> 6 & 127]
-            if code >> 5 & 1:
-                return (EV_HEART_NEXT, {"player": seat, "suit": "H", "card": card_token, "source": "played_card"},
-                        None, (), move)
-            return (EV_HEART_NEXT, {"player": seat, "suit": "H"}, {"card": card_token},
-                    (seat, 1 - seat) if code >> 13 & 1 else _SEAT_TO[seat], move)
-        if kind == CODE_SET:
-            return (EV_SET, {"player": seat, "turn": code >> 14 & 0x3FFFFFF}, {"card": TOKENS[code >> 6 & 127]},
-                    (seat, 1 - seat) if code >> 13 & 1 else _SEAT_TO[seat], move)
-        if kind == CODE_TAKE:
-            target = 1 - seat
-            card_token = TOKENS[code >> 6 & 127]
-            if code >> 5 & 1:
-                return (EV_TAKE, {"player": seat, "target": target, "face_up": True, "pile": code >> 13 & 1,
-                                  "where": "first" if code >> 14 & 1 else "last", "card": card_token}, None, (), move)
-            return (EV_TAKE, {"player": seat, "target": target, "face_up": False, "pile": target, "where": "last"},
-                    {"card": card_token}, (seat, target), move)
-        raise ValueError(f"not a Utahime event code: {code}")
+        """The row of a compact event (see :mod:`cardtable.games.utahime.codec`)."""
+        return event_row(code)
 
     def _emit_effect(self, effect: tuple[int, int, int, int]) -> None:
         turn, kind, player, value = effect
         events = self._events
-        if events is not None and 0 <= value + EFFECT_BIAS < 1024 and 0 <= turn < 1 << 22:
-            events.append(CODE_EFFECT | player << 4 | kind << 6 | (value + EFFECT_BIAS) << 8 | turn << 18
-                          | len(self.history) << CODE_MOVE)
+        if events is not None and 0 <= value + EFFECT_BIAS < EFFECT_VALUE_LIMIT and 0 <= turn < EFFECT_TURN_LIMIT:
+            events.append(CODE_EFFECT | player << SEAT_AT | kind << EFFECT_KIND_AT | (value + EFFECT_BIAS) << EFFECT_VALUE_AT
+                          | turn << EFFECT_TURN_AT | len(self.history) << MOVE_AT)
             return
         public: dict[str, Any] = {"player": player, "turn": turn, "effect": EFFECT_KINDS[kind]}
         if kind == BAN:
@@ -1210,8 +1184,8 @@ class UtahimeState(State):
             if code is None or bans is None:
                 self._emit(EV_ATTACK, {"player": a, "card": action.card, "next": action.next, "bans": action.bans})
             else:
-                events.append(CODE_ATTACK | a << 4 | code << 6 | (1 << 13 if action.next else 0) | bans << 14
-                                    | len(self.history) << CODE_MOVE)
+                events.append(CODE_ATTACK | a << SEAT_AT | code << TOKEN_AT | (ATTACK_NEXT if action.next else 0)
+                              | bans << ATTACK_BANS_AT | len(self.history) << MOVE_AT)
             registered = len(self.effects)
             before = list(self.energy)
         if rank == ACE or rank >= 11:
@@ -1271,8 +1245,8 @@ class UtahimeState(State):
             if code is None:
                 self._emit(EV_BLOCK, {"player": d, "card": action.card, "face_up": face_up})
             else:
-                self._events.append(CODE_BLOCK | d << 4 | code << 6 | (1 << 13 if face_up else 0)
-                                    | len(self.history) << CODE_MOVE)
+                self._events.append(CODE_BLOCK | d << SEAT_AT | code << TOKEN_AT | (BLOCK_FACE_UP if face_up else 0)
+                                    | len(self.history) << MOVE_AT)
         self.blk = card
         rank = RANK[card]
         if rules.rank_effects_on_block and 2 <= rank <= 10:  # UTA-I27 variant: for turn t+2 (UTA-I-CT19)
@@ -1295,7 +1269,7 @@ class UtahimeState(State):
         card, a = self.atk, self.attacker
         d = 1 - a
         if self._events is not None:
-            self._events.append(CODE_NOTICE | a << 4 | NOTICE_SUCCESS << 6 | len(self.history) << CODE_MOVE)
+            self._events.append(CODE_NOTICE | a << SEAT_AT | NOTICE_SUCCESS << NOTICE_AT | len(self.history) << MOVE_AT)
         suit = SUIT[card]
         if suit in (HEARTS, CLUBS):
             self.success_kind = DRAW_EFFECT
@@ -1371,7 +1345,8 @@ class UtahimeState(State):
                     self._emit(EV_TAKE, {"player": a, "target": d, "face_up": False, "pile": d, "where": "last"},
                                {"card": action.card}, (a, d))
                 else:
-                    self._events.append(CODE_TAKE | a << 4 | code << 6 | d << 13 | len(self.history) << CODE_MOVE)
+                    self._events.append(CODE_TAKE | a << SEAT_AT | code << TOKEN_AT | d << TAKE_PILE_AT
+                                        | len(self.history) << MOVE_AT)
             self._finish_success()
             return
         self._forget(card, d)
@@ -1393,8 +1368,8 @@ class UtahimeState(State):
                 self._emit(EV_TAKE, {"player": a, "target": d, "face_up": True, "pile": owner, "where": where,
                                     "card": action.card})
             else:
-                self._events.append(CODE_TAKE | a << 4 | 32 | code << 6 | owner << 13
-                                    | (1 << 14 if where == "first" else 0) | len(self.history) << CODE_MOVE)
+                self._events.append(CODE_TAKE | a << SEAT_AT | TAKE_FACE_UP | code << TOKEN_AT | owner << TAKE_PILE_AT
+                                    | (TAKE_FIRST if where == "first" else 0) | len(self.history) << MOVE_AT)
         if self.success_kind == DNEXT_EFFECT and not self.rules.diamond_next_penalty_always:
             self._add_effect((self.turn + 1, BLOCK_BONUS, a, -4))  # UTA-I61 variant (UTA-I-CT20)
         self._finish_success()
@@ -1451,8 +1426,8 @@ class UtahimeState(State):
                 if code is None:
                     self._emit(EV_HEART_NEXT, {"player": seat, "suit": "H"}, {"card": action.card}, watchers)
                 else:
-                    events.append(CODE_HEART_NEXT | seat << 4 | code << 6 | (1 << 13 if len(watchers) > 1 else 0)
-                                  | len(self.history) << CODE_MOVE)
+                    events.append(CODE_HEART_NEXT | seat << SEAT_AT | code << TOKEN_AT
+                                  | (WATCHED if len(watchers) > 1 else 0) | len(self.history) << MOVE_AT)
         else:
             for i, e in enumerate(pile):
                 if e & CARD_MASK == card:
@@ -1466,17 +1441,18 @@ class UtahimeState(State):
                     self._emit(EV_HEART_NEXT, {"player": seat, "suit": "H", "card": action.card,
                                                "source": "played_card"})
                 else:
-                    events.append(CODE_HEART_NEXT | seat << 4 | 32 | code << 6 | len(self.history) << CODE_MOVE)
+                    events.append(CODE_HEART_NEXT | seat << SEAT_AT | HEART_NEXT_PLAYED | code << TOKEN_AT
+                                  | len(self.history) << MOVE_AT)
         self.hn_turn[seat] = True
         self.hn_game[seat] = True
         deck = self.decks[seat]
         self.revealed = [deck.pop() for _ in range(min(3, len(deck)))]
         events = self._events
         if events is not None:
-            if len(self.revealed) <= 3:
-                code = CODE_REVEAL | seat << 4 | len(self.revealed) << 6 | len(self.history) << CODE_MOVE
+            if len(self.revealed) <= DRAW_LIMIT:
+                code = CODE_REVEAL | seat << SEAT_AT | len(self.revealed) << DRAW_COUNT_AT | len(self.history) << MOVE_AT
                 for i, c in enumerate(self.revealed):
-                    code |= TOKEN_CODE[token(c, seat)] << (9 + 7 * i)
+                    code |= TOKEN_CODE[token(c, seat)] << (DRAW_TOKENS_AT + TOKEN_BITS * i)
                 events.append(code)
             else:
                 self._emit(EV_REVEAL, {"player": seat, "cards": [token(c, seat) for c in self.revealed]})
@@ -1502,11 +1478,11 @@ class UtahimeState(State):
         events = self._events
         if events is not None:
             others = [c for c in self.revealed if c != card]
-            if len(others) <= 2:
-                code = CODE_PICK | seat << 4 | TOKEN_CODE[token(card, seat)] << 6 | len(others) << 13 \
-                    | len(self.history) << CODE_MOVE
+            if len(others) <= PICK_LIMIT:
+                code = CODE_PICK | seat << SEAT_AT | TOKEN_CODE[token(card, seat)] << TOKEN_AT \
+                    | len(others) << PICK_COUNT_AT | len(self.history) << MOVE_AT
                 for i, c in enumerate(others):
-                    code |= TOKEN_CODE[token(c, seat)] << (15 + 7 * i)
+                    code |= TOKEN_CODE[token(c, seat)] << (PICK_OTHERS_AT + TOKEN_BITS * i)
                 events.append(code)
             else:
                 self._emit(EV_PICK, {"player": seat, "card": token(card, seat),
@@ -1528,7 +1504,7 @@ class UtahimeState(State):
             if code is None:
                 self._emit(EV_COSMIC, {"player": a, "card": action.card})
             else:
-                self._events.append(CODE_COSMIC | a << 4 | code << 6 | len(self.history) << CODE_MOVE)
+                self._events.append(CODE_COSMIC | a << SEAT_AT | code << TOKEN_AT | len(self.history) << MOVE_AT)
         self.cosmic_taken = True
         if self.phase == Phase.END:
             self._cleanup()

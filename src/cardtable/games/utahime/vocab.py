@@ -1,7 +1,7 @@
-"""Utahime's vocabulary: phases, modifier kinds, discard flags, memory places and compact event codes.
+"""Utahime's vocabulary: phases, modifier kinds, discard flags, memory places, card tokens and bans.
 
-A leaf: it imports only the card table and the event kinds, so the state, its views and its
-position reader all import it and not each other.
+A leaf: it imports only the card table, so the state, its views and its position reader all import
+it and not each other. The compact event codes are declared in :mod:`cardtable.games.utahime.codec`.
 """
 
 from __future__ import annotations
@@ -19,78 +19,14 @@ from .cards import (
     SUITS,
     suits_text,
 )
-from .events import UtahimeEvent as E
 
-EV_END_WINDOW: Final = E.END_WINDOW
-EV_NO_BLOCK: Final = E.NO_BLOCK
-EV_NO_COSMIC: Final = E.NO_COSMIC
-EV_NO_REACT: Final = E.NO_REACT
-EV_STALL: Final = E.STALL
-EV_SUCCESS: Final = E.SUCCESS
-
-# Compact codes: while recording, nearly every event (all but looks, wishes, the deal and the setup,
-# jokers, reactions and the game's end) is logged as one int each and becomes a row when the log
-# is read (``_decode_event``). Bits 0-3 name the code, bit 4 the seat, the move (the action's index in
-# ``history``) is from ``CODE_MOVE`` on; a value out of a code's range is logged as a row instead.
-CODE_TURN: Final = 1
-"""``CODE_TURN | seat << 4 | rescue << 5 | turn << 6 | move << CODE_MOVE``: ``turn`` starts for ``seat``."""
-CODE_ENERGY: Final = 2
-"""``CODE_ENERGY | seat << 4 | (change + ENERGY_BIAS) << 6 | energy << 18 | move << CODE_MOVE``."""
-CODE_NOTICE: Final = 3
-"""``CODE_NOTICE | seat << 4 | notice << 6 | move << CODE_MOVE``: the event ``NOTICES[notice]`` of ``seat``."""
-CODE_PASS: Final = 4
-"""``CODE_PASS | seat << 4 | token << 6 | move << CODE_MOVE``: ``seat`` passes with ``TOKENS[token]``."""
-CODE_ATTACK: Final = 5
-"""``CODE_ATTACK | seat << 4 | token << 6 | next << 13 | bans << 14 | move << CODE_MOVE``: an attack
-with ``TOKENS[token]``, declaring NEXT or not, banning the suits ``BANS[bans]``."""
-CODE_EFFECT: Final = 6
-"""``CODE_EFFECT | seat << 4 | kind << 6 | (value + EFFECT_BIAS) << 8 | turn << 18 | move << CODE_MOVE``:
-a modifier or ban (``EFFECT_KINDS[kind]``) registered for ``seat``'s ``turn``."""
-CODE_BLOCK: Final = 7
-"""``CODE_BLOCK | seat << 4 | token << 6 | face_up << 13 | move << CODE_MOVE``: ``seat`` blocks."""
-CODE_COSMIC: Final = 8
-"""``CODE_COSMIC | seat << 4 | token << 6 | move << CODE_MOVE``: ``seat`` takes a cosmic card."""
-CODE_DRAW: Final = 9
-"""``CODE_DRAW | seat << 4 | count << 6 | token << (9 + 7 * i) ... | move << CODE_MOVE``: ``seat`` draws
-``count`` cards (at most three), the ``i``-th ``TOKENS[token]``, seen by ``seat`` only."""
-CODE_REVEAL: Final = 10
-"""``CODE_REVEAL | seat << 4 | count << 6 | token << (9 + 7 * i) ... | move << CODE_MOVE``: ♥NEXT shows
-``count`` cards (at most three) from the top of ``seat``'s deck."""
-CODE_PICK: Final = 11
-"""``CODE_PICK | seat << 4 | token << 6 | count << 13 | token << (15 + 7 * i) ... | move << CODE_MOVE``:
-``seat`` picks a shown card, ``count`` (at most two) others go face down."""
-CODE_HEART_NEXT: Final = 12
-"""``CODE_HEART_NEXT | seat << 4 | played << 5 | token << 6 | watched << 13 | move << CODE_MOVE``: ♥NEXT
-with a heart from the hand (seen by ``seat``, and by the other seat when ``watched``) or, ``played``,
-the attack's own card."""
-CODE_SET: Final = 13
-"""``CODE_SET | seat << 4 | token << 6 | watched << 13 | turn << 14 | move << CODE_MOVE``: ``seat`` sets
-a J/Q/K face down in ``turn`` (seen by ``seat``, and by the other seat when ``watched``)."""
-CODE_TAKE: Final = 14
-"""``CODE_TAKE | seat << 4 | face_up << 5 | token << 6 | pile << 13 | first << 14 | move << CODE_MOVE``:
-``seat`` sends ``TOKENS[token]`` from the other seat's hand to the discard pile of seat ``pile``
-(face down: seen by both seats only; ``first``: to the bottom of the pile, ♦NEXT)."""
-CODE_MOVE: Final = 40
-EFFECT_BIAS: Final = 512
-"""Added to an effect's value (a suit, or half points) so that it codes as a non-negative number."""
-ENERGY_BIAS: Final = 2048
-"""Added to an energy change so that it codes as a non-negative number (a change in -2048..2047)."""
-NOTICES: Final = (EV_END_WINDOW, EV_SUCCESS, EV_NO_BLOCK, EV_NO_REACT, EV_STALL, EV_NO_COSMIC)
-"""The events whose only field is the seat (``{"player": seat}``), coded as ``CODE_NOTICE``."""
-NOTICE_END_WINDOW: Final = 0
-NOTICE_SUCCESS: Final = 1
-NOTICE_NO_BLOCK: Final = 2
-NOTICE_NO_REACT: Final = 3
-NOTICE_STALL: Final = 4
-NOTICE_NO_COSMIC: Final = 5
 TOKENS: Final = tuple(NAME[i] for i in range(COSMIC_BASE + len(COSMIC_CARDS))) + \
     tuple("~" + NAME[i] for i in range(COSMIC_BASE + len(COSMIC_CARDS)))
-"""Every card token a zone can name (own cards, then ``~`` foreign ones): a code names one by index."""
+"""Every card token a zone can name (own cards, then ``~`` foreign ones): a compact code names one by index."""
 TOKEN_CODE: Final = {t: i for i, t in enumerate(TOKENS)}
 BANS: Final = tuple(suits_text(tuple(s for s in SUITS if m >> s & 1)) for m in range(16))
 """Every set of banned suits as an attack writes it (canonical order), by the mask of its suits."""
 BAN_CODE: Final = {b: i for i, b in enumerate(BANS)}
-TURN_MASK: Final = (1 << (CODE_MOVE - 6)) - 1
 
 
 class Phase(IntEnum):

@@ -4,8 +4,9 @@ The state is plain data: per-square lists, int bitboards per seat and per card t
 per-type counts, decks as lists (top = last). Seats are 0 and 1; ``first`` is the seat that moves
 first (the rulebook's role "P1", ZETA-R5, R8); engine text names seats ``P{seat+1}``. Pending
 decisions inside effects are phases with their own legal actions; ``frames`` is the explicit
-continuation stack of placements being resolved. Its vocabulary (phases, steps, frame fields,
-event codes) is :mod:`cardtable.games.zeta.vocab`; views and position JSON are written by
+continuation stack of placements being resolved. Its vocabulary (phases, steps, frame fields)
+is :mod:`cardtable.games.zeta.vocab`, the layouts of its compact event codes
+:mod:`cardtable.games.zeta.codec`; views and position JSON are written by
 :mod:`cardtable.games.zeta.view`, read and sampled by :mod:`cardtable.games.zeta.position`; the
 events each step emits are in :mod:`cardtable.games.zeta.events`.
 """
@@ -66,6 +67,45 @@ from .cards import (
     ULTIMATE,
     WIND,
 )
+from .codec import (
+    CODE_CARD_NOTICE,
+    CODE_DECISION,
+    CODE_DESTROY,
+    CODE_DRAW,
+    CODE_EFFECT,
+    CODE_PLACE,
+    CODE_TURN,
+    DECISION_MASK_AT,
+    DECISION_PENDING,
+    DECISION_PHASE_AT,
+    DECISION_SOURCE_AT,
+    DECISION_SQUARE_AT,
+    DECISION_TARGETS,
+    DESTROY_BY_AT,
+    DESTROY_CARD_AT,
+    DESTROY_CAUSE_AT,
+    DESTROY_RANDOM,
+    DESTROY_REMOVED,
+    DESTROY_SQUARE_AT,
+    DRAW_CARD_AT,
+    DRAW_CAUSE_AT,
+    EFFECT_CAUSE_AT,
+    EFFECT_CODE,
+    EFFECT_EFFECT_AT,
+    EFFECT_TURN_AT,
+    EFFECT_TURN_LIMIT,
+    MOVE_AT,
+    NOTICE_CARD_AT,
+    NOTICE_NEGATED,
+    NOTICE_SQUARE_AT,
+    PLACE_CARD_AT,
+    PLACE_SQUARE_AT,
+    SEAT_AT,
+    SHORT_MOVE_LIMIT,
+    TURN_TURN_AT,
+    cause_id,
+    event_row,
+)
 from .events import ZetaEvent
 from .rules import ZetaRules
 from .view import position_json, view_json
@@ -75,17 +115,6 @@ from .vocab import (
     CHOOSE_LINE,
     CHOOSE_MOURN,
     CHOOSE_TARGET,
-    CODE_CARD_NOTICE,
-    CODE_DECISION,
-    CODE_DESTROY,
-    CODE_DRAW,
-    CODE_EFFECT,
-    CODE_MASK,
-    CODE_MOVE,
-    CODE_PLACE,
-    CODE_TURN,
-    EFFECT_CODE,
-    EFFECTS,
     F_CARD,
     F_COVERED,
     F_POS,
@@ -132,8 +161,6 @@ EV_RETURN: Final = ZetaEvent.RETURN
 EV_TURN: Final = ZetaEvent.TURN
 
 # Event parts every recording game repeats, made once; an event's parts are read-only (core.events).
-_SEAT_TO: Final = ((0,), (1,))
-_CARD_SECRET: Final = tuple({"card": card.id} for card in CARDS)
 
 
 
@@ -147,16 +174,6 @@ MAX_COST: Final = max(COSTS)
 AFFORD: Final = tuple(sum(1 << c.index for c in CARDS if c.cost <= cap) for cap in range(MAX_COST + 1))
 FANFARE_MASK: Final = sum(1 << c.index for c in CARDS if c.fanfare)
 WIND_BIT: Final = 1 << WIND
-
-
-def cause_id(cause: int) -> str:
-    """The ``cause`` of a draw as events name it: ``turn`` or a card id."""
-    return "turn" if cause == TURN_DRAW else CARDS[cause].id
-
-
-_DRAW_PUBLIC: Final = tuple({cause: {"player": seat, "cause": cause_id(cause)} for cause in (TURN_DRAW, *range(NUM_TYPES))}
-                            for seat in (0, 1))
-"""The public part of each seat's draw for each cause (the turn, or the card whose effect draws), made once."""
 
 
 def step_sequence(rules: ZetaRules) -> tuple[Step, ...]:
@@ -700,7 +717,8 @@ class ZetaState(State):
             marks[1] &= ~bit
         events = self._events
         if events is not None:
-            events.append(CODE_PLACE | seat << 2 | c << 3 | s << 13 | (len(self.history) + self.move_base) << CODE_MOVE)
+            events.append(CODE_PLACE | seat << SEAT_AT | c << PLACE_CARD_AT | s << PLACE_SQUARE_AT
+                          | (len(self.history) + self.move_base) << MOVE_AT)
         if self.overline:
             for w in self.geo.windows_through[s]:
                 if own & w == w:
@@ -735,9 +753,9 @@ class ZetaState(State):
         self.held[nxt] |= 1 << d
         self.hand_size[nxt] += 1
         if events is not None:  # what ``_emit`` appends, inlined; the draw's parts are shared (read-only)
-            move = (len(self.history) + self.move_base) << CODE_MOVE
-            events.append(CODE_TURN | nxt << 2 | (t + 1) << 3 | move)
-            events.append(CODE_DRAW | nxt << 2 | d << 3 | move)  # cause + 1 == 0: the turn's draw
+            move = (len(self.history) + self.move_base) << MOVE_AT
+            events.append(CODE_TURN | nxt << SEAT_AT | (t + 1) << TURN_TURN_AT | move)
+            events.append(CODE_DRAW | nxt << SEAT_AT | d << DRAW_CARD_AT | move)  # cause 0 (stored): the turn's draw
 
     def _win(self, seat: int, c: int, s: int) -> None:
         line: list[str] | None = None
@@ -878,7 +896,8 @@ class ZetaState(State):
         self.phase = MAIN
         events = self._events
         if events is not None:  # ``_emit``, inlined
-            events.append(CODE_TURN | seat << 2 | self.turn << 3 | (len(self.history) + self.move_base) << CODE_MOVE)
+            events.append(CODE_TURN | seat << SEAT_AT | self.turn << TURN_TURN_AT
+                          | (len(self.history) + self.move_base) << MOVE_AT)
         if not self.decks[seat]:  # ZETA-R12 step 1 / R23: deck-out at turn start
             self._finish((1 - seat,), EndReason.DECK_OUT, "ZETA-R23",
                          f"{self.player_label(seat)}'s deck was empty at the start of turn {self.turn}")
@@ -914,12 +933,13 @@ class ZetaState(State):
         if events is None:
             return
         p = self.pending
-        if (not p or "lines" not in p) and len(self.history) < 0xFFFF:  # coded (the move stays under the mask)
-            code = CODE_DECISION | self.decider << 2 | int(self.phase) << 3 | (len(self.history) + self.move_base) << CODE_MOVE
+        if (not p or "lines" not in p) and len(self.history) < SHORT_MOVE_LIMIT:  # coded (the move fits its field)
+            code = (CODE_DECISION | self.decider << SEAT_AT | int(self.phase) << DECISION_PHASE_AT
+                    | (len(self.history) + self.move_base) << MOVE_AT)
             if p:
-                code |= p["source"] << 6 | p["square"] << 11 | 1 << 17
+                code |= p["source"] << DECISION_SOURCE_AT | p["square"] << DECISION_SQUARE_AT | DECISION_PENDING
                 if "mask" in p:
-                    code |= 1 << 18 | p["mask"] << CODE_MASK
+                    code |= DECISION_TARGETS | p["mask"] << DECISION_MASK_AT
             events.append(code)
             return
         public: dict[str, Any] = {"player": self.decider, "decision": PHASE_NAMES[self.phase]}
@@ -936,15 +956,16 @@ class ZetaState(State):
     # Callers test ``self._events is not None`` first (hot paths pay one attribute test, not a call).
     def _emit_effect(self, effect: str, seat: int, turn: int, cause: int) -> None:
         code = EFFECT_CODE.get(effect, -1)
-        if code >= 0 and turn < 1024:
-            self._events.append(CODE_EFFECT | seat << 2 | code << 3 | cause << 5 | turn << 10  # type: ignore[union-attr]
-                                | (len(self.history) + self.move_base) << CODE_MOVE)
+        if code >= 0 and turn < EFFECT_TURN_LIMIT:
+            self._events.append(CODE_EFFECT | seat << SEAT_AT | code << EFFECT_EFFECT_AT  # type: ignore[union-attr]
+                                | cause << EFFECT_CAUSE_AT | turn << EFFECT_TURN_AT
+                                | (len(self.history) + self.move_base) << MOVE_AT)
         else:
             self._emit(EV_EFFECT, {"effect": effect, "player": seat, "turn": turn, "cause": CARDS[cause].id})
 
     def _emit_no_effect(self, seat: int, c: int, s: int) -> None:
-        self._events.append(CODE_CARD_NOTICE | seat << 2 | c << 4 | s << 9  # type: ignore[union-attr]
-                            | (len(self.history) + self.move_base) << CODE_MOVE)
+        self._events.append(CODE_CARD_NOTICE | seat << SEAT_AT | c << NOTICE_CARD_AT  # type: ignore[union-attr]
+                            | s << NOTICE_SQUARE_AT | (len(self.history) + self.move_base) << MOVE_AT)
 
     # ------------------------------------------------------------------ zones
     def _draw(self, seat: int, n: int, cause: int | None) -> list[int]:
@@ -974,7 +995,8 @@ class ZetaState(State):
             held |= 1 << c
             drawn.append(c)
             if events is not None and cause is not None:
-                events.append(CODE_DRAW | seat << 2 | c << 3 | (cause + 1) << 13 | (len(self.history) + self.move_base) << CODE_MOVE)
+                events.append(CODE_DRAW | seat << SEAT_AT | c << DRAW_CARD_AT | (cause + 1) << DRAW_CAUSE_AT
+                              | (len(self.history) + self.move_base) << MOVE_AT)
         self.held[seat] = held
         self.hand_size[seat] += len(drawn)
         return drawn
@@ -997,9 +1019,10 @@ class ZetaState(State):
             if self.known_mask and cause != FORTUNE:
                 self._forget(seat, c)
             if events is not None:  # ``_emit`` of a destroy or remove event, coded
-                events.append(CODE_DESTROY | seat << 2 | c << 3 | cause << 8 | (seat if by is None else by) << 13
-                              | (16384 if at_random else 0) | (0 if disposal == "destroy" else 32768)
-                              | (len(self.history) + self.move_base) << CODE_MOVE)
+                events.append(CODE_DESTROY | seat << SEAT_AT | c << DESTROY_CARD_AT | cause << DESTROY_CAUSE_AT
+                              | (seat if by is None else by) << DESTROY_BY_AT | (DESTROY_RANDOM if at_random else 0)
+                              | (0 if disposal == "destroy" else DESTROY_REMOVED)
+                              | (len(self.history) + self.move_base) << MOVE_AT)
         self.hand_size[seat] -= len(cards)
 
     def _destroy_random(self, seat: int, k: int, cause: int) -> None:
@@ -1033,8 +1056,9 @@ class ZetaState(State):
             self.marks[1 - o] &= ~bit
             self.ever[o] |= bit
             if events is not None:  # ``_emit`` of a destroy event, coded
-                events.append(CODE_DESTROY | o << 2 | c << 3 | cause << 8 | by << 13 | (s + 1) << 16
-                              | (len(self.history) + self.move_base) << CODE_MOVE)
+                events.append(CODE_DESTROY | o << SEAT_AT | c << DESTROY_CARD_AT | cause << DESTROY_CAUSE_AT
+                              | by << DESTROY_BY_AT | (s + 1) << DESTROY_SQUARE_AT
+                              | (len(self.history) + self.move_base) << MOVE_AT)
 
     def _destroyable(self, mask: int, seat: int, targeted: bool) -> int:
         """Occupied, non-barrier squares of ``mask`` (opponent's only under targeted_destroy_scope)."""
@@ -1063,51 +1087,16 @@ class ZetaState(State):
         self.frames.append([seat, c, s, int(top), 0, covered, vacancy])
         if self._events is not None:
             if covered < 0 and not vacancy and top:
-                self._events.append(CODE_PLACE | seat << 2 | c << 3 | s << 13 | (len(self.history) + self.move_base) << CODE_MOVE)
+                self._events.append(CODE_PLACE | seat << SEAT_AT | c << PLACE_CARD_AT | s << PLACE_SQUARE_AT
+                                    | (len(self.history) + self.move_base) << MOVE_AT)
             else:
                 self._emit(EV_PLACE, {"player": seat, "card": CARDS[c].id, "square": self.geo.names[s],
                                       "covers": CARDS[covered].id if covered >= 0 else None,
                                       "vacancy": bool(vacancy), "extra": not top})
 
     def _decode_event(self, code: int) -> tuple[Any, ...]:
-        """The row of a compact event (``CODE_TURN``, ``CODE_DRAW``, ``CODE_PLACE``, ``CODE_DESTROY``)."""
-        kind = code & 3
-        seat = code >> 2 & 1
-        if kind == 0 and code >> 22 & 3:
-            return self._decode_notice(code, seat, (code >> CODE_MOVE & 0xFFFF) - 1)
-        move = (code >> CODE_MOVE) - 1
-        if kind == CODE_DESTROY:
-            square = code >> 16 & 63
-            return (EV_REMOVE if code >> 15 & 1 else EV_DESTROY,
-                    {"owner": seat, "card": CARDS[code >> 3 & 31].id, "zone": "board" if square else "hand",
-                     "square": self.geo.names[square - 1] if square else None, "cause": CARDS[code >> 8 & 31].id,
-                     "by": code >> 13 & 1, "random": bool(code >> 14 & 1)}, None, (), move)
-        a = code >> 3 & 1023
-        b = code >> 13 & 255
-        if kind == CODE_TURN:
-            return (EV_TURN, {"turn": a, "player": seat}, None, (), move)
-        if kind == CODE_DRAW:
-            return (EV_DRAW, _DRAW_PUBLIC[seat][b - 1], _CARD_SECRET[a], _SEAT_TO[seat], move)
-        return (EV_PLACE, {"player": seat, "card": CARDS[a].id, "square": self.geo.names[b], "covers": None,
-                           "vacancy": False, "extra": False}, None, (), move)
-
-    def _decode_notice(self, code: int, seat: int, move: int) -> tuple[Any, ...]:
-        """The row of a ``CODE_DECISION``, ``CODE_CARD_NOTICE`` or ``CODE_EFFECT``."""
-        sub = code >> 22 & 3
-        names = self.geo.names
-        if sub == 1:
-            public: dict[str, Any] = {"player": seat, "decision": PHASE_NAMES[code >> 3 & 7]}
-            if code >> 17 & 1:
-                public["source"] = CARDS[code >> 6 & 31].id
-                public["square"] = names[code >> 11 & 63]
-                if code >> 18 & 1:
-                    public["targets"] = [names[q] for q in self.geo.squares(code >> CODE_MASK)]
-            return (EV_DECISION, public, None, (), move)
-        if sub == 2:
-            return (EV_NEGATED if code >> 3 & 1 else EV_NO_EFFECT,
-                    {"player": seat, "card": CARDS[code >> 4 & 31].id, "square": names[code >> 9 & 63]}, None, (), move)
-        return (EV_EFFECT, {"effect": EFFECTS[code >> 3 & 3], "player": seat, "turn": code >> 10 & 1023,
-                            "cause": CARDS[code >> 5 & 31].id}, None, (), move)
+        """The row of a compact event (see :mod:`cardtable.games.zeta.codec`)."""
+        return event_row(code, self.geo)
 
     def _advance(self) -> None:
         """Run the resolution stack until a decision is needed, the game ends, or the turn ends."""
@@ -1204,8 +1193,8 @@ class ZetaState(State):
         if self.negate[seat] == self.turn:  # ZETA-R35: the Fanfare has no effect
             events = self._events
             if events is not None:  # ``_emit`` of a negated event, coded
-                events.append(CODE_CARD_NOTICE | seat << 2 | 8 | fr[F_CARD] << 4 | fr[F_SQUARE] << 9
-                              | (len(self.history) + self.move_base) << CODE_MOVE)
+                events.append(CODE_CARD_NOTICE | seat << SEAT_AT | NOTICE_NEGATED | fr[F_CARD] << NOTICE_CARD_AT
+                              | fr[F_SQUARE] << NOTICE_SQUARE_AT | (len(self.history) + self.move_base) << MOVE_AT)
             if fr[F_COVERED] >= 0:  # ZETA-R45(e): a negated Wind Mage's covered card
                 covered = fr[F_COVERED]
                 self.set_aside = -1

@@ -1,7 +1,7 @@
-"""Zeta's vocabulary: phases, resolution steps, end reasons, frame fields and compact event codes.
+"""Zeta's vocabulary: phases, resolution steps, end reasons, frame fields and lasting effects.
 
 A leaf: it imports only the card table, so the state, its views and its position reader all import
-it and not each other.
+it and not each other. The compact event codes are declared in :mod:`cardtable.games.zeta.codec`.
 """
 
 from __future__ import annotations
@@ -11,46 +11,8 @@ from typing import Final
 
 from .cards import CARDS, NUM_TYPES
 
-# Compact events: the most frequent kinds (a turn's start, a draw, a plain placement, a card
-# destroyed from a hand or the board, a pending decision, a Fanfare without effect or negated, a
-# lasting effect: all but a few of a game's events) are logged as one int each (the kind is the
-# low two bits, and kind 0 has four sub-kinds in bits 22-23) and become rows when the log is read (``ZetaState._decode_event``); the lab's fact reader reads
-# the ints as they are.
-CODE_DESTROY: Final = 0
-"""``CODE_DESTROY | owner << 2 | card << 3 | cause << 8 | by << 13 | random << 14 | removed << 15 |
-square << 16 | move << CODE_MOVE``: ``owner``'s card leaves a hand (``square`` 0) or the board
-(``square`` the square's index + 1) for the Destroyed pile, or the Removed area if ``removed``
-(ZETA-R25, R29)."""
-CODE_DECISION: Final = 1 << 22
-"""``CODE_DECISION | seat << 2 | phase << 3 | source << 6 | square << 11 | pending << 17 | targets << 18 |
-move << CODE_MOVE | mask << CODE_MASK``: ``seat`` now decides in ``phase``; with ``pending``, for the
-card ``source`` on ``square`` (Do-Over's card to destroy, ZETA-R38; Fortune-Telling's, R39), and with
-``targets``, among the squares of ``mask`` (a targeted Fanfare). A Line choice (it lists lines) is
-logged as a row."""
-CODE_CARD_NOTICE: Final = 2 << 22
-"""``CODE_CARD_NOTICE | seat << 2 | negated << 3 | card << 4 | square << 9 | move << CODE_MOVE``: the Fanfare of
-``seat``'s card on ``square`` found nothing to act on, or was negated (``negated``, ZETA-R35)."""
-CODE_EFFECT: Final = 3 << 22
-"""``CODE_EFFECT | seat << 2 | effect << 3 | cause << 5 | turn << 10 | move << CODE_MOVE``: a lasting effect
-of the card ``cause`` on ``seat`` for ``turn`` (``effect`` indexes ``EFFECTS``)."""
 EFFECTS: Final = ("negate_fanfares", "apprentice_check", "broom", "only_cost_zero")
-"""The lasting effects a ``CODE_EFFECT`` names."""
-EFFECT_CODE: Final = {name: i for i, name in enumerate(EFFECTS)}
-CODE_MASK: Final = 40
-"""The bit where a decision's target mask starts (past the move)."""
-CODE_TURN: Final = 1
-"""``CODE_TURN | seat << 2 | turn << 3 | move << CODE_MOVE``: ``turn`` starts for ``seat``.
-
-Ten bits hold any turn: every turn but the first draws from a deck of at most 26 cards, and a
-turn that starts on an empty deck ends the game (ZETA-R12, R23), so a game has fewer than 60."""
-CODE_DRAW: Final = 2
-"""``CODE_DRAW | seat << 2 | card << 3 | (cause + 1) << 13 | move << CODE_MOVE``: ``seat`` draws ``card``."""
-CODE_PLACE: Final = 3
-"""``CODE_PLACE | seat << 2 | card << 3 | square << 13 | move << CODE_MOVE``: a placement that covers
-nothing, on no vacancy, as the turn's card."""
-CODE_MOVE: Final = 24
-"""The bit where a code's move starts: its action's index in ``history`` plus one, 0 for the setup's
-codes (``SETUP_MOVE``: the state's ``move_base`` is 0 while it deals)."""
+"""The lasting effects an effect event names (its compact code's ``effect`` field indexes them)."""
 
 
 class Phase(IntEnum):
