@@ -35,3 +35,12 @@ def test_the_contracts_cover_every_package() -> None:
                 if p.is_dir() and (p / "__init__.py").exists()}
     assert named == packages, "every package of cardtable has its place in the layers"
     assert any(c["type"] == "acyclic_siblings" for c in config["contracts"])
+
+
+def test_docs_draw_the_layers_the_contract_checks() -> None:
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["importlinter"]
+    layers = next(c for c in config["contracts"] if c["type"] == "layers")["layers"]
+    text = (ROOT / "docs" / "contract.md").read_text(encoding="utf-8")
+    picture = text.split("## Layers", 1)[1].split("```text\n", 1)[1].split("```", 1)[0]
+    drawn = [" | ".join(part.strip() for part in line[:30].split("|")) for line in picture.splitlines()]
+    assert drawn == [" | ".join(p.strip().removeprefix("cardtable.") for p in layer.split("|")) for layer in layers]
