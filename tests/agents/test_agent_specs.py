@@ -69,10 +69,14 @@ def test_bad_specs_say_what_is_wrong_and_list_the_valid_ones(spec: str, fragment
 
 def test_heuristic_specs_need_a_heuristic_for_the_game() -> None:
     """A game without a heuristic says so, naming the games that have one."""
-    from cardtable.agents.heuristics import _HEURISTICS
+    from dataclasses import replace
+
+    from toy_game import KIT
+
+    from cardtable.core import registry
 
     game = cardtable.load_game("tally")
-    saved = _HEURISTICS.pop("tally")
+    registry.register(replace(KIT, heuristic=""))
     try:
         with pytest.raises(AgentSpecError, match="no heuristic for game 'tally'"):
             make_agent("heuristic", game)
@@ -80,20 +84,21 @@ def test_heuristic_specs_need_a_heuristic_for_the_game() -> None:
             make_agent("ismcts:rollout=heuristic", game)
         make_agent("ismcts", game)  # random rollouts need none
     finally:
-        _HEURISTICS["tally"] = saved
+        registry.register(KIT)
 
 
 def test_levels_are_calibrated_per_game() -> None:
     """Long games get their own budgets with truncated rollouts; Zeta's rollouts are greedy."""
-    from cardtable.agents import GAME_LEVELS, level_config
+    from cardtable.agents import game_levels, level_config
 
     utahime = make_agent("ismcts:hard", cardtable.load_game("utahime"))
-    assert isinstance(utahime, ISMCTSAgent) and utahime.config == GAME_LEVELS["utahime"]["hard"]
+    assert isinstance(utahime, ISMCTSAgent) and utahime.config == game_levels("utahime")["hard"]
     assert utahime.config.max_rollout_actions == 20 and utahime.evaluator is not None
     zeta = make_agent("ismcts:hard,iterations=50", cardtable.load_game("zeta"))
     assert isinstance(zeta, ISMCTSAgent) and zeta.config.rollout_epsilon == 0.0 and zeta.config.iterations == 50
     assert level_config("hard", "no-such-game") == LEVELS["hard"]
-    for levels in GAME_LEVELS.values():
+    assert game_levels("tally") == LEVELS  # a kit without levels keeps the defaults
+    for levels in map(game_levels, ("zeta", "oscilloscope", "utahime")):
         assert set(levels) == set(LEVELS)
         assert levels["easy"].iterations < levels["normal"].iterations < levels["hard"].iterations  # type: ignore[operator]
 

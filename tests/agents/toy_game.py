@@ -14,7 +14,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from cardtable.core import Action, Game, InvalidAction, Outcome, RulesBase, State, flag
+from cardtable.core import Action, Game, InvalidAction, Outcome, RulesBase, State, flag, registry
+from cardtable.core.registry import GameKit
 
 VALUES = range(1, 7)
 COPIES = 3
@@ -80,8 +81,11 @@ class TallyState(State):
         assert isinstance(action, Play)
         self.hands[self.to_move].remove(action.value)
         self.pile.append(action.value)
+        self._emit("played", {"player": self.to_move, "value": action.value, "total": sum(self.pile)})
         if self.deck:
-            self.hands[self.to_move].append(self.deck.pop())
+            drawn = self.deck.pop()
+            self.hands[self.to_move].append(drawn)
+            self._emit("drew", None, {"value": drawn}, (self.to_move,))
         if sum(self.pile) < self.target:
             self.to_move = (self.to_move + 1) % self.num_players
 
@@ -119,6 +123,8 @@ class TallyState(State):
         out = TallyState(self.game, self.seed, dict(self.setup), rng, [list(h) for h in self.hands],
                          list(self.deck), list(self.pile), self.to_move)
         out.history = list(self.history)
+        if self._events is not None:
+            out._events = list(self.events)
         return out
 
     def zones(self) -> dict[str, list[str]]:
@@ -193,24 +199,18 @@ class TallyGame(Game[TallyRules]):
         return TallyState(self, 0, setup, state_rng, hands, deck, list(view["pile"]), int(view["to_move"]))
 
 
-def register_tally() -> None:
-    """Register Tally with the game registry and its heuristic with the agents."""
-    from cardtable.agents import register_heuristic
-    from cardtable.core import game_names, register
+KIT = GameKit("tally", "toy_game:TallyGame", heuristic="toy_game:tally_heuristic")
+"""Tally's kit: its engine and its heuristic."""
 
-    game_names()  # load the built-in games first: the registry loads them only while it is empty
-    register("tally", "toy_game:TallyGame")
-    register_heuristic("tally", tally_heuristic)
+
+def register_tally() -> None:
+    """Register Tally's kit (its engine and heuristic) with the game registry."""
+    registry.register(KIT)
 
 
 def unregister_tally() -> None:
     """Take Tally out of the registry again, so tests of other folders see only the real games."""
-    from cardtable.agents import heuristics
-    from cardtable.core import registry
-
-    registry._ENTRIES.pop("tally", None)
-    heuristics._HEURISTICS.pop("tally", None)
-    heuristics._EVALUATORS.pop("tally", None)
+    registry.unregister("tally")
 
 
 def tally_heuristic(view: Mapping[str, Any], actions: Sequence[str]) -> list[float]:

@@ -125,3 +125,27 @@ def test_names_and_titles_are_shown_as_text_and_a_seat_can_be_left(server: Any, 
     page.wait_for_selector(f"#open-rooms [data-room='{room}']")
     assert page.query_selector("#open-rooms img, #open-rooms b") is None
     assert page.query_selector(f"#my-games [data-room='{room}']") is None
+
+
+def test_each_games_lobby_part_sets_up_its_room(server: Any, pages: Any, api: Any) -> None:
+    """The games' page modules bring their lobby parts: Utahime's option cards, Oscilloscope's players."""
+    page = pages.new()
+    page.goto(server.url + "/")
+    page.wait_for_selector(".game-tile[data-game=zeta].active")
+    assert page.query_selector("[data-key=deck-0]") is not None and page.query_selector("[data-key=options]") is None
+    page.click(".game-tile[data-game=oscilloscope]")
+    page.wait_for_selector("[data-key=players]")
+    assert page.eval_on_selector("[data-key=players]", "s => s.value") == "1"
+    assert page.query_selector("[data-key=deck-0]") is None and len(page.query_selector_all(".seat-row")) == 1
+    page.select_option("[data-key=players]", "3")
+    page.wait_for_selector(".seat-row >> nth=2")
+    page.click(".game-tile[data-game=utahime]")
+    page.wait_for_selector("[data-key=options]")
+    assert page.inner_text(".game-tile[data-game=utahime] .tile-art") == "♥"
+    page.select_option("[data-key=options]", "designer_example")
+    page.fill("#your-name", "Aki")
+    page.select_option("[data-key=seat-1]", "bot:random")
+    page.click("[data-key=create]")
+    page.wait_for_url("**/room/*")
+    room = page.url.rsplit("/", 1)[1].split("?")[0]
+    assert api("GET", f"/api/rooms/{room}")["setup"]["option_set"] == "designer_example"

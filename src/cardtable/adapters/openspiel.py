@@ -46,8 +46,6 @@ from cardtable.core import Game, State, game_class, game_names, load_game
 __all__ = ["CardtableSpielGame", "CardtableSpielState", "load", "register", "short_name"]
 
 PREFIX = "cardtable_"
-ZERO_SUM = frozenset({"zeta", "utahime"})
-"""Games whose returns always add up to 0 (a win and a loss, or a draw)."""
 _registered: dict[str, pyspiel.GameType] = {}
 _defaults: dict[str, dict[str, Any]] = {}
 
@@ -238,7 +236,7 @@ def _prepare(name: str, given: dict[str, Any]) -> tuple[Game[Any], dict[str, Any
     info = pyspiel.GameInfo(
         num_distinct_actions=game.num_distinct_actions, max_chance_outcomes=0,
         num_players=game.num_players_for(setup), min_utility=-1.0, max_utility=1.0,
-        utility_sum=0.0 if name in ZERO_SUM else None, max_game_length=int(game.termination_bound))
+        utility_sum=0.0 if game.zero_sum else None, max_game_length=int(game.termination_bound))
     return game, setup, info, seed
 
 
@@ -277,7 +275,7 @@ def register(name: str) -> str:
         dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
         chance_mode=pyspiel.GameType.ChanceMode.SAMPLED_STOCHASTIC,
         information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
-        utility=pyspiel.GameType.Utility.ZERO_SUM if name in ZERO_SUM else pyspiel.GameType.Utility.GENERAL_SUM,
+        utility=pyspiel.GameType.Utility.ZERO_SUM if cls.zero_sum else pyspiel.GameType.Utility.GENERAL_SUM,
         reward_model=pyspiel.GameType.RewardModel.TERMINAL,
         max_num_players=cls.max_players, min_num_players=cls.min_players,
         provides_information_state_string=True, provides_information_state_tensor=True,

@@ -6,16 +6,16 @@
 """
 
 from .base import Agent, Candidate, View, decide, hints
-from .heuristics import Evaluator, Heuristic, evaluator_for, has_heuristic, heuristic_for, register_heuristic
+from .heuristics import Evaluator, Heuristic, evaluator_for, has_heuristic, heuristic_for
 from .ismcts import ISMCTSAgent, SearchConfig, SearchStats
 from .simple import HeuristicAgent, RandomAgent
 from .specs import (
     DIFFICULTIES,
-    GAME_LEVELS,
     LEVELS,
     SPEC_HELP,
     AgentSpec,
     AgentSpecError,
+    game_levels,
     level_config,
     make_agent,
     parse_spec,
@@ -23,7 +23,8 @@ from .specs import (
 )
 
 __all__ = [
-    "DIFFICULTIES", "GAME_LEVELS", "LEVELS", "SPEC_HELP", "Agent", "AgentSpec", "AgentSpecError", "Candidate", "Evaluator", "Heuristic",
+    "DIFFICULTIES", "LEVELS", "SPEC_HELP", "Agent", "AgentSpec", "AgentSpecError", "Candidate", "Evaluator", "Heuristic",
     "HeuristicAgent", "ISMCTSAgent", "RandomAgent", "SearchConfig", "SearchStats", "View", "decide",
-    "evaluator_for", "has_heuristic", "heuristic_for", "hints", "level_config", "make_agent", "parse_spec", "register_heuristic", "search_config",
+    "evaluator_for", "game_levels", "has_heuristic", "heuristic_for", "hints", "level_config", "make_agent", "parse_spec",
+    "search_config",
 ]

@@ -13,7 +13,7 @@ from typing import Any
 from cardtable.core import Game
 
 from .base import Agent
-from .heuristics import evaluator_for, has_heuristic, heuristic_for
+from .heuristics import evaluator_for, has_heuristic, heuristic_for, level_changes
 from .ismcts import ISMCTSAgent, SearchConfig
 from .simple import HeuristicAgent, RandomAgent
 
@@ -29,22 +29,16 @@ LEVELS: dict[str, SearchConfig] = {
 For a game without a heuristic the levels fall back to random expansion and rollouts.
 """
 
-GAME_LEVELS: dict[str, dict[str, SearchConfig]] = {
-    # short tactical games: greedy heuristic rollouts (a random move in a rollout is a missed block)
-    "zeta": {level: replace(cfg, rollout_epsilon=0.0) for level, cfg in LEVELS.items()},
-    # long games (about 120-170 actions): rollouts of 20 or 40 actions (a set or two of
-    # Oscilloscope), then the heuristic's evaluator
-    "utahime": {level: replace(_GUIDED, iterations=n, max_rollout_actions=20)
-                for level, n in (("easy", 50), ("normal", 150), ("hard", 400))},
-    "oscilloscope": {level: replace(_GUIDED, iterations=n, max_rollout_actions=40)
-                     for level, n in (("easy", 50), ("normal", 150), ("hard", 400))},
-}
-"""Per-game levels; budgets aim at roughly 0.1 / 0.3 / 1 s of CPU a decision (Zeta hard: up to 2 s)."""
+
+def game_levels(game: str | None) -> dict[str, SearchConfig]:
+    """Every difficulty level's ISMCTS configuration for ``game``: the defaults, changed as its kit's ``levels`` say."""
+    changes = level_changes(game) if game else {}
+    return {level: replace(cfg, **changes.get(level, {})) for level, cfg in LEVELS.items()}
 
 
 def level_config(level: str, game: str | None = None) -> SearchConfig:
-    """The ISMCTS configuration of a difficulty level for ``game`` (its own table, else the defaults)."""
-    return GAME_LEVELS.get(game or "", LEVELS).get(level, LEVELS[level])
+    """The ISMCTS configuration of a difficulty level for ``game`` (its kit's calibration, else the defaults)."""
+    return game_levels(game)[level]
 
 
 DIFFICULTIES: dict[str, str] = {

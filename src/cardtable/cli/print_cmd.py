@@ -13,12 +13,19 @@ import typer
 from rich.console import Console
 from rich.markup import escape
 
+from cardtable.core import registry
+
 if TYPE_CHECKING:
-    from cardtable.printing.sheets import PrintResult
+    from cardtable.printing.sheets import GamePrinter, PrintOptions, PrintResult
 
 __all__ = ["print_cards", "register"]
 
-GAMES = ("zeta", "oscilloscope", "utahime")
+OPTION_GROUPS: tuple[tuple[frozenset[str], str], ...] = (
+    (frozenset({"decks", "skins", "no_limits"}), "--deck, --skin and --no-limits apply"),
+    (frozenset({"options"}), "--options applies"),
+)
+"""The game options of the command, as the printers' ``takes`` name them, and how a refusal names them."""
+
 REPORTLAB_HINT = "reportlab is needed for printing: pip install reportlab (it comes with cardtable's dependencies)"
 
 console = Console()
@@ -48,21 +55,29 @@ def print_cards(
     bleed: Annotated[float, typer.Option(help="Bleed around every card in mm (0 to 5).")] = 2.0,
 ) -> None:
     """Write print-and-play sheets of a game's cards: fronts, mirrored backs for duplex, crop marks."""
-    if game not in GAMES:
-        _fail(f"unknown game {game!r}; choose one of: {', '.join(GAMES)}")
-    if game != "zeta" and (deck or skin or no_limits):
-        _fail("--deck, --skin and --no-limits apply to zeta only")
-    if game != "utahime" and options is not None:
-        _fail("--options applies to utahime only")
-    if output.is_dir():
-        _fail(f"{output} is a folder; give the PDF file to write, e.g. -o {output / (game + '.pdf')}")
     try:
-        from cardtable.printing import PrintError
+        from cardtable.printing import PrintError, PrintOptions
     except ImportError:
         _fail(REPORTLAB_HINT)
         raise  # unreachable
+    printers = _printers()
+    printer = printers.get(game)
+    if printer is None:
+        if game in registry.game_names():
+            _fail(f"the game {game!r} has no printable cards; games with cards to print: {', '.join(printers)}")
+        _fail(f"unknown game {game!r}; choose one of: {', '.join(printers)}")
+        return
+    chosen = PrintOptions(decks=tuple(deck or ()), skins=tuple(skin or ()), no_limits=no_limits, options=options)
+    given = {"decks": bool(chosen.decks), "skins": bool(chosen.skins), "no_limits": no_limits,
+             "options": options is not None}
+    for names, words in OPTION_GROUPS:
+        if any(given[n] for n in names) and not names <= printer.takes:
+            takers = [name for name, p in printers.items() if names <= p.takes]
+            _fail(f"{words} to {' and '.join(takers)} only")
+    if output.is_dir():
+        _fail(f"{output} is a folder; give the PDF file to write, e.g. -o {output / (game + '.pdf')}")
     try:
-        result = _render(game, deck or [], skin or [], no_limits, options, paper, card, bleed)
+        result = _render(printer, chosen, paper, card, bleed)
         result.write(output)
     except PrintError as exc:
         _fail(str(exc))
@@ -70,27 +85,19 @@ def print_cards(
     _report(game, output, result)
 
 
-def _render(game: str, decks: list[str], skins: list[Path], no_limits: bool, options: str | None, paper: str,
-            card: str, bleed: float) -> PrintResult:
-    """Check every option, then lay out and draw the game's cards (nothing is written here)."""
+def _printers() -> dict[str, GamePrinter]:
+    """The printer of every game whose kit names one, in the order the games were registered."""
+    return {name: registry.part(name, "printer") for name in registry.registered() if registry.entry(name).printer}
+
+
+def _render(printer: GamePrinter, options: PrintOptions, paper: str, card: str, bleed: float) -> PrintResult:
+    """Check the sheet, then let the game's printer check its options and lay out and draw its cards."""
     from cardtable.printing import SheetSpec, parse_card_size, parse_paper
     from cardtable.printing.layout import check_bleed
 
     spec = SheetSpec(parse_paper(paper), parse_card_size(card), check_bleed(bleed))
     spec.layout()
-    if game == "zeta":
-        from cardtable.printing.zeta import check_card_size, load_deck, load_skin, print_zeta
-
-        check_card_size(spec.card)
-        loaded = [load_deck(d, limits=not no_limits) for d in (decks or ["classic"])]
-        return print_zeta(loaded, spec, [load_skin(s) for s in skins])
-    if game == "oscilloscope":
-        from cardtable.printing.oscilloscope import print_oscilloscope
-
-        return print_oscilloscope(spec)
-    from cardtable.printing.utahime import load_option_set, print_utahime
-
-    return print_utahime(load_option_set(options) if options is not None else None, spec)
+    return printer.print_cards(spec, options)
 
 
 def _report(game: str, output: Path, result: PrintResult) -> None:

@@ -96,6 +96,8 @@ class Game(Generic[RulesT], metaclass=ABCMeta):
     Rules: ClassVar[type[RulesBase]]
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 2
+    zero_sum: ClassVar[bool] = False
+    """True when the returns of every finished game add up to 0 (a win and a loss, or a draw)."""
 
     _index_maps_: tuple[tuple[Action, ...], dict[Action, int], dict[int, int]] | None = None
     """The action index maps, built on first use (``_index_maps``)."""
@@ -226,9 +228,19 @@ class Game(Generic[RulesT], metaclass=ABCMeta):
 
     # -- action index and observation tensors (for learning and research tools) -----------------
     def _encoding(self) -> Any:
-        """The game package's ``encoding`` module: its action index and observation tensor, imported on first use."""
+        """The game's encoding (its kit's ``encoding``, else its package's ``encoding`` module), imported on first use."""
         import importlib
 
+        from . import registry
+
+        try:
+            named = registry.part(self.name, "encoding", required=False)
+        except ValueError:  # a Game class used without a registration: its package's module, if any
+            named = None
+        except registry.MissingPart as exc:
+            raise NotImplementedError(f"{self.name} has no action index and observation encoding ({exc})") from None
+        if named is not None:
+            return named
         package = type(self).__module__.rpartition(".")[0]
         try:
             if not package:

@@ -1,27 +1,41 @@
 """One package per game, each with the same modules in the same roles (cards, rules, actions, state,
 position, game, events, rulebook.md). ``BUILTIN`` is what the ``cardtable.games`` entry point hands the
-registry: where each game's parts live, as import paths, so listing the games imports none of them."""
+registry: each game's kit, its parts as import paths, so listing the games imports none of them.
 
-from cardtable.core.registry import GameEntry
+The facet modules outside a game's package (its heuristic, terminal screen, printer, web part and
+client module) are named after the game, so a kit reads the same for every built-in game.
+"""
+
+from cardtable.core.registry import GameKit
 
 
-def _entry(name: str, cls: str, prefix: str) -> GameEntry:
-    return GameEntry(
+def _kit(name: str, cls: str, prefix: str, *, evaluator: bool) -> GameKit:
+    """A built-in game's kit: every part where the built-in games keep it."""
+    heuristic = f"cardtable.agents.heuristics.{name}"
+    return GameKit(
         name=name,
         game=f"cardtable.games.{name}.game:{cls}",
         rule_prefix=prefix,
         rulebook=f"cardtable.games.{name}",
+        codec=f"cardtable.games.{name}.codec:CODEC",
+        facts=f"cardtable.lab.gamefacts.{name}:{name}_facts",
         describe_event=f"cardtable.games.{name}.events:describe_event",
-        heuristic=f"cardtable.agents.heuristics.{name}:score_actions",
+        heuristic=f"{heuristic}:score_actions",
+        evaluator=f"{heuristic}:evaluate" if evaluator else "",
+        levels=f"{heuristic}:LEVELS",
         renderer=f"cardtable.cli.play.render.{name}:render_{name}",
         describe_action=f"cardtable.cli.play.render.{name}:describe_action",
+        printer=f"cardtable.printing.{name}:PRINTER",
+        report_tables=f"cardtable.lab.analysis:{name}_tables",
+        encoding=f"cardtable.games.{name}.encoding",
         web_routes=f"cardtable.web.games.{name}:WEB",
+        client_module=f"js/games/{name}.js",
     )
 
 
-BUILTIN: list[GameEntry] = [
-    _entry("zeta", "ZetaGame", "ZETA"),
-    _entry("oscilloscope", "OscilloscopeGame", "OSC"),
-    _entry("utahime", "UtahimeGame", "UTA"),
+BUILTIN: list[GameKit] = [
+    _kit("zeta", "ZetaGame", "ZETA", evaluator=False),
+    _kit("oscilloscope", "OscilloscopeGame", "OSC", evaluator=True),
+    _kit("utahime", "UtahimeGame", "UTA", evaluator=True),
 ]
 """The built-in games."""

@@ -23,7 +23,10 @@ from typing import Any
 import numpy as np
 import pandas as pd  # type: ignore[import-untyped]
 
-from .facts import UtahimePlay, Verb
+from cardtable.core import registry
+
+from .facts import Verb
+from .gamefacts.utahime import UtahimePlay
 from .stats import Interval, game_bootstrap, percentile_interval, wilson
 from .storage import LoadedRun
 from .study import PlayedGame
@@ -321,7 +324,7 @@ _FIT_WARNINGS = ("PerfectSeparationWarning", "ConvergenceWarning", "HessianInver
 """statsmodels warnings that make a fit's numbers unreliable; a report names them."""
 
 
-# -- per-game strength tables --------------------------------------------------------------------
+# -- per-game strength tables (each game's kit names its own as ``report_tables``) -----------------
 def _seat_data(fr: Frames, extra: Mapping[str, np.ndarray | pd.Series]) -> pd.DataFrame:
     data = fr.seats.copy()
     data["first"] = (data["position"] == 0).astype(float)
@@ -514,12 +517,9 @@ def oscilloscope_tables(fr: Frames) -> dict[str, Any]:
             "score_parts": parts}
 
 
-GAME_TABLES: dict[str, Callable[[Frames], dict[str, Any]]] = {
-    "zeta": lambda fr: {"cards": zeta_cards(fr)},
-    "oscilloscope": oscilloscope_tables,
-    "utahime": utahime_tables,
-}
-"""The game-specific strength tables of each game."""
+def zeta_tables(fr: Frames) -> dict[str, Any]:
+    """Zeta: per-card strength (:func:`zeta_cards`)."""
+    return {"cards": zeta_cards(fr)}
 
 
 def analyse(run: LoadedRun) -> dict[str, Any]:
@@ -536,7 +536,7 @@ def analyse(run: LoadedRun) -> dict[str, Any]:
         "endings": endings(fr) if len(run.games) else [],
         "scores": scores(fr) if len(run.games) else [],
     }
-    tables = GAME_TABLES.get(info.config.game)
+    tables: Callable[[Frames], dict[str, Any]] | None = registry.part(info.config.game, "report_tables", required=False)
     out["strength"] = tables(fr) if tables is not None and len(run.games) else {}
     safe: dict[str, Any] = _json_safe(out)
     return safe

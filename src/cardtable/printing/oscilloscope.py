@@ -39,7 +39,7 @@ from .draw import (
     sections,
     tint,
 )
-from .sheets import PrintCard, PrintJob, PrintResult, SheetSpec, render
+from .sheets import GamePrinter, PrintCard, PrintJob, PrintOptions, PrintResult, SheetSpec, render
 
 if TYPE_CHECKING:
     from reportlab.pdfgen.canvas import Canvas
@@ -258,6 +258,15 @@ def oscilloscope_job() -> PrintJob:
 def print_oscilloscope(spec: SheetSpec | None = None) -> PrintResult:
     """Render Oscilloscope's 110 cards and reference card; the PDF is in the result, not yet written."""
     return render(oscilloscope_job(), spec or SheetSpec())
+
+
+def print_cards(spec: SheetSpec, options: PrintOptions) -> PrintResult:
+    """``cardtable print oscilloscope``: every card (it takes no options)."""
+    return print_oscilloscope(spec)
+
+
+PRINTER = GamePrinter(print_cards)
+"""Oscilloscope's printer (its kit's ``printer``)."""
 
 
 def level_heights_mm(card_height_mm: float) -> tuple[float, float]:

@@ -16,7 +16,7 @@ import io
 import math
 import os
 import tempfile
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -124,6 +124,30 @@ class PrintResult:
         except OSError as exc:
             raise PrintError(f"cannot write {target}: {exc.strerror or exc}") from None
         return target
+
+
+@dataclass(frozen=True)
+class PrintOptions:
+    """The game options of ``cardtable print``; each game's printer reads those it takes."""
+
+    decks: tuple[str, ...] = ()
+    """Deck presets or deck files, one per player (Zeta)."""
+    skins: tuple[Path, ...] = ()
+    """Skin files: display names and a title, once for every deck or once per deck (Zeta)."""
+    no_limits: bool = False
+    """Allow decks over the copy limits (Zeta)."""
+    options: str | None = None
+    """An option set: a shipped set's name or a TOML file (Utahime)."""
+
+
+@dataclass(frozen=True)
+class GamePrinter:
+    """A game's printer, named by its kit (``GameKit.printer``): the options it takes and how it lays out its cards."""
+
+    print_cards: Callable[[SheetSpec, PrintOptions], PrintResult]
+    """Check the options, then lay out and draw the game's cards (PrintError saying what is wrong)."""
+    takes: frozenset[str] = frozenset()
+    """The fields of :class:`PrintOptions` it reads; giving another is refused before anything is drawn."""
 
 
 def blank_card(label: str, *, new_sheet: bool = False) -> PrintCard:

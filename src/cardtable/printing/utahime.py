@@ -50,7 +50,7 @@ from .draw import (
     tint,
 )
 from .layout import PrintError
-from .sheets import PrintCard, PrintJob, PrintResult, SheetSpec, render
+from .sheets import GamePrinter, PrintCard, PrintJob, PrintOptions, PrintResult, SheetSpec, render
 
 if TYPE_CHECKING:
     from reportlab.pdfgen.canvas import Canvas
@@ -270,3 +270,12 @@ def utahime_job(option_set: OptionSet | None) -> PrintJob:
 def print_utahime(option_set: OptionSet | None = None, spec: SheetSpec | None = None) -> PrintResult:
     """Render Utahime's printed cards; the PDF is in the result, not yet written."""
     return render(utahime_job(option_set), spec or SheetSpec())
+
+
+def print_cards(spec: SheetSpec, options: PrintOptions) -> PrintResult:
+    """``cardtable print utahime``: the option set's cards if one is given, then the PDF."""
+    return print_utahime(load_option_set(options.options) if options.options is not None else None, spec)
+
+
+PRINTER = GamePrinter(print_cards, frozenset({"options"}))
+"""Utahime's printer (its kit's ``printer``)."""

@@ -55,7 +55,7 @@ from .draw import (
     tint,
 )
 from .layout import CardSize, PrintError
-from .sheets import PrintCard, PrintJob, PrintResult, SheetSpec, render
+from .sheets import GamePrinter, PrintCard, PrintJob, PrintOptions, PrintResult, SheetSpec, render
 
 if TYPE_CHECKING:
     from reportlab.pdfgen.canvas import Canvas
@@ -247,4 +247,15 @@ def print_zeta(decks: Sequence[Deck], spec: SheetSpec | None = None, skins: Sequ
     spec = spec or SheetSpec(card=DEFAULT_CARD)
     check_card_size(spec.card)
     return render(zeta_job(decks, skins), spec)
+
+
+def print_cards(spec: SheetSpec, options: PrintOptions) -> PrintResult:
+    """``cardtable print zeta``: the card size, then the decks (classic for both by default) and skins, then the PDF."""
+    check_card_size(spec.card)
+    decks = [load_deck(d, limits=not options.no_limits) for d in (options.decks or ("classic",))]
+    return print_zeta(decks, spec, [load_skin(s) for s in options.skins])
+
+
+PRINTER = GamePrinter(print_cards, frozenset({"decks", "skins", "no_limits"}))
+"""Zeta's printer (its kit's ``printer``)."""
 

@@ -9,12 +9,13 @@ from pydantic import BaseModel, Field
 
 from cardtable.core import game_class, game_names
 from cardtable.core.errors import ErrorCode
+from cardtable.core.registry import entry, registered
 from cardtable.core.rulebook import find_rule, has_rulebook, rules_of
 from cardtable.server.errors import Refusal
 
 from . import i18n
 from .i18n import Language
-from .kit import game_webs
+from .kit import game_webs, page_module
 
 GAME_NAME = r"^[a-z][a-z0-9_]{0,31}$"
 """What a game name looks like in an address."""
@@ -37,6 +38,22 @@ class RulesIndex(BaseModel):
 
     game: str
     rules: list[RuleOut]
+
+
+class GamePage(BaseModel):
+    """What the pages need to show a game: its title, lobby line, rule-id prefix and page module."""
+
+    name: str
+    title: str
+    tagline: str = Field("", description="The lobby's one-line description (English; the pages translate it).")
+    rule_prefix: str = Field("", description="The prefix of the rulebook's rule ids (``ZETA`` for ``ZETA-R14``).")
+    module: str = Field(description="The address of the ES module that draws the game's page.")
+
+
+class GamePages(BaseModel):
+    """Every game the pages can show, by name."""
+
+    games: list[GamePage]
 
 
 class HowTo(BaseModel):
@@ -65,7 +82,22 @@ def card_data() -> dict[str, Any]:
     return out
 
 
+def game_pages() -> GamePages:
+    """Every registered game as the pages show it (from its kit), in the order the games were registered."""
+    webs = game_webs()
+    return GamePages(games=[
+        GamePage(name=name, title=game_class(name).title, tagline=webs[name].tagline if name in webs else "",
+                 rule_prefix=entry(name).rule_prefix, module=page_module(name))
+        for name in registered()])
+
+
 router = APIRouter(tags=["web"])
+
+
+@router.get("/web/games", response_model=GamePages)
+async def games() -> GamePages:
+    """Every game with its title, lobby line, rule-id prefix and the address of its page module."""
+    return game_pages()
 
 
 @router.get("/web/i18n/{lang}")

@@ -157,8 +157,8 @@ def client_messages() -> list[tuple[str | tuple[str, str], str]]:
 
 
 def data_messages() -> list[tuple[str, str]]:
-    """The data strings the pages translate: game titles, rule-flag meanings, and each game's own (card names
-    and effects, from its web part)."""
+    """The data strings the pages translate: game titles, rule-flag meanings, and each game's own (its lobby
+    line, card names and effects, from its web part)."""
     from cardtable.core import game_class, game_names
 
     from .kit import game_webs
@@ -170,7 +170,9 @@ def data_messages() -> list[tuple[str, str]]:
         for spec in cls.Rules.flag_specs():
             if spec.doc:
                 out.append((spec.doc, f"{name} flag {spec.name}"))
-    for web in game_webs().values():
+    for name, web in game_webs().items():
+        if web.tagline:
+            out.append((web.tagline, f"game {name} tagline"))
         if web.messages is not None:
             out.extend(web.messages())
     return out

@@ -37,6 +37,10 @@ MATCHES: dict[str, frozenset[str]] = {
 NOISE_COST = 1.5
 REFILL = {"HL": 1.0, "LH": 1.0, "LOH": 0.6, "NOISE": 0.1}
 DISCARD = {"NOISE": 1.0, "HL": 0.5, "LH": 0.5, "LOH": 0.3, "CLEAR": 0.2, "T_HL": 0.1, "T_LH": 0.1, "T_BOTH": 0.0}
+LEVELS: dict[str, dict[str, object]] = {
+    level: {"iterations": n, "max_rollout_actions": 40} for level, n in (("easy", 50), ("normal", 150), ("hard", 400))}
+"""The search levels' calibration for Oscilloscope (its kit's ``levels``): a long game (about 120-170
+actions), so smaller budgets and rollouts of 40 actions (a set or two), then :func:`evaluate`."""
 
 Slot = tuple[int, int]
 """(train index, time position 0-4)."""

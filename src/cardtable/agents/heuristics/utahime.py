@@ -27,6 +27,10 @@ from typing import Any
 RANKS = {"A": 1, "J": 11, "Q": 12, "K": 13, **{str(n): n for n in range(2, 11)}}
 SUCCESS = {"H": 0.8, "C": 0.8, "S": 1.0, "D": 0.1}
 """What an attack's success is worth to the attacker, by suit (♥/♣ draw, ♠ strips, ♦ gives them a point)."""
+LEVELS: dict[str, dict[str, object]] = {
+    level: {"iterations": n, "max_rollout_actions": 20} for level, n in (("easy", 50), ("normal", 150), ("hard", 400))}
+"""The search levels' calibration for Utahime (its kit's ``levels``): a long game (about 120-170
+actions), so smaller budgets and rollouts of 20 actions, then :func:`evaluate`."""
 
 
 def _card(text: str) -> tuple[str, int]:

@@ -30,6 +30,9 @@ BUILD = (1.0, 4.0, 16.0, 64.0)
 """Worth of an own window of four holding 0, 1, 2 or 3 of your cards."""
 EFFECT_WEIGHT = 3.0
 PASS = -3.0
+LEVELS: dict[str, dict[str, object]] = {level: {"rollout_epsilon": 0.0} for level in ("easy", "normal", "hard")}
+"""The search levels' calibration for Zeta (its kit's ``levels``): a short tactical game, so greedy
+heuristic rollouts (a random move in a rollout is a missed block) at the default budgets."""
 _WINDOW_WIN = float("inf")
 """A window's gain when it holds three of my cards and none of the opponent's: placing there wins."""
 

@@ -20,8 +20,20 @@ from typing import Any
 PAR_FILE = "par.json"
 """The stored pars, a JSON list (in this package)."""
 
-SOLO_SETUPS: dict[str, dict[str, Any]] = {"oscilloscope": {"players": 1}}
-"""The solo setup of each game that has one."""
+def solo_setup(game: str) -> dict[str, Any]:
+    """The solo setup of ``game``: its first conformance case for one player under default rules (ValueError if none)."""
+    import cardtable
+
+    g = cardtable.load_game(game)
+    for flags, setup in type(g).conformance_cases():
+        if flags:
+            continue
+        try:
+            if g.num_players_for(g.normalize_setup(setup)) == 1:
+                return dict(setup)
+        except ValueError:
+            continue
+    raise ValueError(f"{game} has no solo setup")
 
 
 @cache
@@ -49,7 +61,7 @@ def measure_par(game: str, games: int = 1000, seed: int = 1, flags: Mapping[str,
     from cardtable.agents import decide, make_agent
 
     g = cardtable.load_game(game, **dict(flags or {}))
-    solo = dict(setup if setup is not None else SOLO_SETUPS[game])
+    solo = dict(setup if setup is not None else solo_setup(game))
     player = make_agent(agent, g)
     scores: list[float] = []
     for k in range(games):

@@ -53,6 +53,7 @@ class UtahimeGame(Game[UtahimeRules]):
     Rules: ClassVar[type[UtahimeRules]] = UtahimeRules
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 2
+    zero_sum: ClassVar[bool] = True
     termination_bound: ClassVar[int] = 2 + MAX_TURNS_CAP * ACTIONS_PER_TURN_BOUND
 
     # -- setup -----------------------------------------------------------------------------------

@@ -25,6 +25,7 @@ class ZetaGame(Game[ZetaRules]):
     title: ClassVar[str] = "Zeta"
     Rules: ClassVar[type[ZetaRules]] = ZetaRules
     termination_bound: ClassVar[int] = 500
+    zero_sum: ClassVar[bool] = True
 
     def __init__(self, rules: ZetaRules) -> None:
         super().__init__(rules)

@@ -1,1 +1,1 @@
-"""The built-in games' parts of the web surface, one module each (found through ``GameEntry.web_routes``)."""
+"""The built-in games' parts of the web surface, one module each (found through each kit's ``web_routes``)."""

@@ -29,5 +29,6 @@ def messages() -> list[tuple[str, str]]:
     return [(kind.english, f"oscilloscope card {kind.token}") for kind in CARD_TYPES]
 
 
-WEB = GameWeb(cards=cards, messages=messages)
-"""Oscilloscope's web part (``GameEntry.web_routes``)."""
+WEB = GameWeb(cards=cards, messages=messages,
+              tagline="Feed pulse trains, set triggers and capture the slice when they fire. 1 to 4 players.")
+"""Oscilloscope's web part (its kit's ``web_routes``)."""

@@ -185,5 +185,6 @@ async def options_check(body: OptionCheckIn) -> OptionCheckOut:
     return await asyncio.to_thread(check_options, body)
 
 
-WEB = GameWeb(router=router)
-"""Utahime's web part (``GameEntry.web_routes``)."""
+WEB = GameWeb(router=router,
+              tagline="Attack and defend with a full deck of cards, energy, jokers and cosmic cards.")
+"""Utahime's web part (its kit's ``web_routes``)."""

@@ -308,5 +308,6 @@ def messages() -> list[tuple[str, str]]:
     return [(card.effect, f"zeta card {card.id} effect") for card in CARDS]
 
 
-WEB = GameWeb(router=router, cards=cards, messages=messages)
-"""Zeta's web part (``GameEntry.web_routes``)."""
+WEB = GameWeb(router=router, cards=cards, messages=messages,
+              tagline="Four in a row with a 25-card deck of spells: costs grow with the board.")
+"""Zeta's web part (its kit's ``web_routes``)."""

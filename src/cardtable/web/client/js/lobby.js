@@ -2,17 +2,17 @@
 // the games being played, and "my games" (the seats this browser holds).
 import { h, render, readFile } from "./dom.js";
 import { joinList, t, tn } from "./i18n.js";
-import { api, draft, forgetSeat, inviteOf, keepDraft, keepInvite, keepName, keepSeat, mySeats, myName, savedDecks,
-  savedOptionSetups } from "./api.js";
+import { api, draft, forgetSeat, inviteOf, keepDraft, keepInvite, keepName, keepSeat, mySeats, myName } from "./api.js";
 import { ago, button, errorBox, field, gameTagline, gameTitle, GAMES, openRules, seatChip } from "./ui.js";
+import { loadGame } from "./table.js";
 
 const BOTS = ["easy", "normal", "hard", "random"];
 
 const L = {
   container: null,
   catalog: null,
-  presets: [],
-  optionSets: [],
+  parts: {},
+  data: {},
   rooms: [],
   playing: [],
   mine: {},
@@ -22,11 +22,32 @@ const L = {
   paste: {},
 };
 
-function defaultForm(game = "zeta") {
+// A game's page module may bring a lobby part (its `lobby` export): `symbol` (the tile's art), `defaults()`
+// (the new-room form's), `load()` (data it keeps, such as presets), `maxPlayers(flags)`, `seatExtra(kit, i)`
+// (beside a seat, such as a deck), `seatsHelp()`, `fields(kit)` (below the seats) and `setup(kit)` (the
+// room's setup). A game without one gets the generic form: its players and seats, its rule variants.
+function part(game) {
+  return L.parts[game || (L.form && L.form.game)] || {};
+}
+
+/** What a game's lobby part works with: the form, the data it loaded, and the lobby's helpers. */
+function kit() {
+  return { form: L.form, data: L.data[L.form.game] || {}, save, draw, pasteBox };
+}
+
+async function loadParts() {
+  await Promise.all(GAMES.map(async (g) => {
+    try {
+      const module = await loadGame(g);
+      if (module.lobby) L.parts[g] = module.lobby;
+    } catch { /* the generic form */ }
+  }));
+}
+
+function defaultForm(game = GAMES[0]) {
   return {
-    game, title: "", players: game === "oscilloscope" ? 1 : 2, seats: ["me", "bot:normal"], flags: {},
-    private: false, on_leave: "reopen", decks: ["classic", "classic"], customDecks: [null, null],
-    options: "none", customOptions: null, name: myName() || "",
+    game, title: "", players: 2, seats: ["me", "bot:normal"], flags: {}, private: false, on_leave: "reopen",
+    name: myName() || "", ...(part(game).defaults ? part(game).defaults() : {}),
   };
 }
 
@@ -40,13 +61,14 @@ function gameInfo(name) { return L.catalog ? L.catalog.games.find((g) => g.name 
 function playerRange(game) {
   const info = gameInfo(game);
   if (!info) return [2, 2];
-  const flagMax = game === "oscilloscope" ? Number(L.form.flags.max_players || 4) : info.max_players;
+  const flagMax = part(game).maxPlayers ? part(game).maxPlayers(L.form.flags) : info.max_players;
   return [info.min_players, Math.min(info.max_players, flagMax)];
 }
 
 function fitSeats() {
   const f = L.form;
-  const n = f.game === "oscilloscope" ? f.players : 2;
+  const [lo, hi] = playerRange(f.game);
+  const n = lo === hi ? lo : f.players;
   const seats = f.seats.slice(0, n);
   while (seats.length < n) seats.push(seats.length === 0 ? "me" : "bot:normal");
   f.seats = seats;
@@ -55,15 +77,15 @@ function fitSeats() {
 function save() { keepDraft("lobby", L.form); }
 
 async function load() {
-  const [catalog, rooms, all, decks, options] = await Promise.all([
+  const withData = GAMES.filter((g) => part(g).load);
+  const [catalog, rooms, all, ...data] = await Promise.all([
     api("GET", "/api/games"), api("GET", "/api/rooms?open=true&limit=30"), api("GET", "/api/rooms?open=false&limit=30"),
-    api("GET", "/web/decks/zeta"), api("GET", "/web/options/utahime")]);
+    ...withData.map((g) => part(g).load())]);
   L.catalog = catalog;
   L.rooms = rooms.rooms;
   const open = new Set(rooms.rooms.map((r) => r.id));
   L.playing = all.rooms.filter((r) => !open.has(r.id) && r.status === "playing");
-  L.presets = decks.presets;
-  L.optionSets = options.sets;
+  withData.forEach((g, k) => { L.data[g] = data[k]; });
 }
 
 async function loadMine() {
@@ -82,6 +104,7 @@ async function loadMine() {
 async function start(container) {
   L.container = container;
   document.title = "cardtable";
+  await loadParts();
   L.form = { ...defaultForm(), ...(draft("lobby") || {}) };
   L.form.name = L.form.name || myName() || "";
   draw();
@@ -110,7 +133,7 @@ function gamePicker() {
       type: "button", role: "radio", class: ["game-tile", "tile-" + g, L.form.game === g ? "active" : ""],
       "aria-checked": L.form.game === g ? "true" : "false", dataset: { key: "game-" + g, game: g },
       on: { click: () => { L.form = { ...defaultForm(g), name: L.form.name, title: L.form.title }; fitSeats(); save(); draw(); } },
-    }, h("span", { class: "tile-art", "aria-hidden": "true" }, { zeta: "◆", oscilloscope: "∿", utahime: "♥" }[g]),
+    }, h("span", { class: "tile-art", "aria-hidden": "true" }, part(g).symbol || "♠"),
     h("span", { class: "tile-title" }, gameTitle(g)),
     h("span", { class: "tile-text" }, gameTagline(g)))));
 }
@@ -127,34 +150,16 @@ function seatRow(i) {
     save();
     draw();
   });
-  let extra = null;
-  if (f.game === "zeta") extra = deckChooser(i);
+  const extra = part().seatExtra ? part().seatExtra(kit(), i) : null;
   return h("div", { class: "seat-row" }, h("span", { class: ["seat-chip", "seat-" + i] },
     h("span", { class: "seat-dot", "aria-hidden": "true" }), "P" + (i + 1)), select, extra);
 }
 
-function deckChooser(i) {
-  const f = L.form;
-  const current = f.decks[i] || "classic";
-  const select = h("select", { class: "input", dataset: { key: "deck-" + i }, "aria-label": t("Deck of P{n}", { n: i + 1 }) },
-    h("optgroup", { label: t("Preset decks") }, L.presets.map((p) => h("option", { value: p.name, selected: current === p.name },
-      t("Deck: {name}", { name: p.name })))),
-    h("option", { value: "random", selected: current === "random" }, t("A random legal deck")),
-    savedDecks().length ? h("optgroup", { label: t("My decks") }, savedDecks().map((d, k) =>
-      h("option", { value: "saved:" + k, selected: current === "saved:" + k }, d.name))) : null,
-    h("option", { value: "paste", selected: current === "paste" }, t("Paste or upload a deck file…")));
-  select.addEventListener("change", () => { f.decks[i] = select.value; save(); draw(); });
-  const parts = [select];
-  if (current === "plain") parts.push(h("span", { class: "field-help" }, t("The plain deck breaks the copy limit: turn off construction_limits below.")));
-  if (current === "paste") parts.push(pasteBox("deck" + i, "zeta", i));
-  return h("div", { class: "deck-choice" }, parts);
-}
-
-function pasteBox(key, kind, seat) {
+/** A box to paste or upload a file, and check it (`spec.check(text)` answers `{ ok, problems }`). */
+function pasteBox(key, spec) {
   const state = L.paste[key] || (L.paste[key] = { text: "", result: null });
   const area = h("textarea", { class: "input mono", rows: 6, dataset: { key: "paste-" + key }, spellcheck: "false",
-    placeholder: kind === "zeta" ? 'name = "mine"\nchant_practice = 8\n…' : 'option_set = "designer_example"\np1_options = ["scout"]\n…',
-    "aria-label": kind === "zeta" ? t("Deck file (TOML)") : t("Option setup file (TOML)") });
+    placeholder: spec.placeholder, "aria-label": spec.label });
   area.value = state.text;
   area.addEventListener("input", () => { state.text = area.value; });
   const upload = h("input", { type: "file", accept: ".toml,text/plain", class: "file", "aria-label": t("Upload a file") });
@@ -166,13 +171,7 @@ function pasteBox(key, kind, seat) {
   });
   const check = async () => {
     try {
-      if (kind === "zeta") {
-        state.result = await api("POST", "/web/decks/zeta/check", { toml: state.text, rules: deckRules() });
-        L.form.customDecks[seat] = state.result.ok ? state.result.deck : null;
-      } else {
-        state.result = await api("POST", "/web/options/utahime/check", { toml: state.text, rules: optionRules() });
-        L.form.customOptions = state.result.ok ? state.result.setup : null;
-      }
+      state.result = await spec.check(state.text);
     } catch (e) {
       state.result = { ok: false, problems: [{ message: e.message }] };
     }
@@ -185,30 +184,6 @@ function pasteBox(key, kind, seat) {
     result ? h("ul", { class: ["checks", result.ok ? "ok" : "bad"], "aria-live": "polite" },
       result.ok ? h("li", null, t("Looks good: this can be played."))
         : result.problems.map((p) => h("li", null, typeof p === "string" ? p : p.message))) : null);
-}
-
-function deckRules() {
-  const f = L.form.flags;
-  return { deck_size: Number(f.deck_size ?? 25), construction_limits: f.construction_limits ?? true };
-}
-
-function optionRules() {
-  const f = L.form.flags;
-  return { option_cost_budget: Number(f.option_cost_budget ?? 28), option_max_copies: Number(f.option_max_copies ?? 2) };
-}
-
-function optionChooser() {
-  const f = L.form;
-  const select = h("select", { class: "input", dataset: { key: "options" }, "aria-label": t("Option and hero cards") },
-    h("option", { value: "none", selected: f.options === "none" }, t("No option cards (the seed's game)")),
-    L.optionSets.map((s) => h("option", { value: s.name, selected: f.options === s.name },
-      t("Set: {title} (default loadouts)", { title: s.title }))),
-    savedOptionSetups().length ? h("optgroup", { label: t("My option setups") }, savedOptionSetups().map((s, k) =>
-      h("option", { value: "saved:" + k, selected: f.options === "saved:" + k }, s.name))) : null,
-    h("option", { value: "paste", selected: f.options === "paste" }, t("Paste or upload a setup file…")));
-  select.addEventListener("change", () => { f.options = select.value; save(); draw(); });
-  return field(t("Option and hero cards"), h("div", null, select, f.options === "paste" ? pasteBox("options", "utahime") : null),
-    t("Build your own loadouts within the budget of 28 in the deck builder."));
 }
 
 function flagControl(flag) {
@@ -261,27 +236,9 @@ function flagsPanel() {
 }
 
 function setupOf() {
-  const f = L.form;
-  if (f.game === "zeta") {
-    return {
-      decks: f.decks.slice(0, 2).map((d, i) => {
-        if (d && d.startsWith("saved:")) {
-          const saved = savedDecks()[Number(d.slice(6))];
-          return saved ? { name: saved.name, cards: saved.cards, names: saved.names || {} } : "classic";
-        }
-        if (d === "paste") return f.customDecks[i] || "invalid";
-        return d || "classic";
-      }),
-    };
-  }
-  if (f.game === "oscilloscope") return { players: f.players };
-  if (f.options === "none") return {};
-  if (f.options === "paste") return f.customOptions || { option_set: "invalid" };
-  if (f.options.startsWith("saved:")) {
-    const saved = savedOptionSetups()[Number(f.options.slice(6))];
-    return saved ? saved.setup : {};
-  }
-  return { option_set: f.options };
+  if (part().setup) return part().setup(kit());
+  const [lo, hi] = playerRange(L.form.game);
+  return lo === hi ? {} : { players: L.form.players };
 }
 
 async function create(event) {
@@ -350,9 +307,9 @@ function form() {
       players),
     h("fieldset", { class: "seats-box" }, h("legend", null, t("Seats")),
       f.seats.map((_, i) => seatRow(i)),
-      h("p", { class: "field-help" }, f.game === "zeta" ? t("P1 brings the first deck; who moves first is a coin toss.")
-        : t("Give a seat to a person to get an invite link; bots move by themselves."))),
-    f.game === "utahime" ? optionChooser() : null,
+      h("p", { class: "field-help" }, (part().seatsHelp && part().seatsHelp())
+        || t("Give a seat to a person to get an invite link; bots move by themselves."))),
+    part().fields ? part().fields(kit()) : null,
     flagsPanel(),
     h("div", { class: "form-grid" },
       h("label", { class: "check" }, priv, t("Private room (only people with the invite link)")),

@@ -1,14 +1,14 @@
 // The client's entry: load the page language, then route on the address to a page.
 import { h, render } from "./dom.js";
 import { onLanguage, preferredLanguage, setLanguage, t } from "./i18n.js";
-import { header, notFound, refreshRules } from "./ui.js";
+import { GAMES, header, loadGames, notFound, refreshRules } from "./ui.js";
 
 const ROUTES = [
   [/^\/$/, () => import("./lobby.js"), "lobby"],
   [/^\/room\/([A-Za-z0-9_-]{1,24})$/, () => import("./room.js"), "room"],
   [/^\/replay\/([A-Za-z0-9_-]{1,24})\/(\d{1,7})$/, () => import("./replay.js"), "replay"],
   [/^\/decks$/, () => import("./decks.js"), "decks"],
-  [/^\/rules(?:\/(zeta|oscilloscope|utahime))?$/, () => import("./rules.js"), "rules"],
+  [/^\/rules(?:\/([a-z][a-z0-9_]{0,31}))?$/, () => import("./rules.js"), "rules"],
 ];
 
 let page = null;
@@ -21,7 +21,7 @@ function drawHeader() {
 }
 
 async function start() {
-  await setLanguage(preferredLanguage());
+  await Promise.all([setLanguage(preferredLanguage()), loadGames().catch(() => null)]);
   const path = location.pathname.replace(/\/+$/, "") || "/";
   let params = null;
   let load = null;
@@ -36,7 +36,7 @@ async function start() {
   }
   render(root, h("a", { href: "#main", class: "skip" }, t("Skip to the page")), shell.top, shell.body);
   drawHeader();
-  if (!load) {
+  if (!load || (active === "rules" && params[0] && !GAMES.includes(params[0]))) {
     render(shell.body, notFound());
     return;
   }

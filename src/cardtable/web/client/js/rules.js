@@ -1,9 +1,9 @@
 // The rules page: how to play each game, and every rule of its rulebook by id (/rules/GAME?rule=ID).
 import { h, render } from "./dom.js";
 import { t } from "./i18n.js";
-import { rulesView } from "./ui.js";
+import { GAMES, rulesView } from "./ui.js";
 
-const P = { container: null, state: { game: "zeta", rule: null, tab: "howto", filter: "" } };
+const P = { container: null, state: { game: null, rule: null, tab: "howto", filter: "" } };
 
 async function draw() {
   const content = await rulesView(P.state, (next) => {
@@ -19,7 +19,7 @@ async function draw() {
 async function start(container, params, query) {
   P.container = container;
   const rule = query.get("rule");
-  P.state = { game: params[0] || "zeta", rule, tab: rule ? "rules" : "howto", filter: "" };
+  P.state = { game: params[0] || GAMES[0], rule, tab: rule ? "rules" : "howto", filter: "" };
   await draw();
 }
 

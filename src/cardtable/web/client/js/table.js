@@ -1,18 +1,13 @@
 // The parts of a game page that every game shares: its module, the list of choices and the log.
 import { h } from "./dom.js";
 import { t, tn } from "./i18n.js";
+import { loadGames } from "./ui.js";
 
-const MODULES = {
-  zeta: () => import("./games/zeta.js"),
-  oscilloscope: () => import("./games/oscilloscope.js"),
-  utahime: () => import("./games/utahime.js"),
-};
-
-/** The page module of a game (render, prompt, describeEvent, describeAction, reason). */
+/** The page module of a game (render, prompt, describeEvent, describeAction, reason), at the address the server gives. */
 export async function loadGame(name) {
-  const load = MODULES[name];
-  if (!load) throw new Error("no page for game " + name);
-  return (await load()).default;
+  const page = (await loadGames())[name];
+  if (!page) throw new Error("no page for game " + name);
+  return (await import(page.module)).default;
 }
 
 function groupKey(action) {

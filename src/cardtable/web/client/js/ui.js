@@ -5,32 +5,50 @@ import { language, LANGUAGES, setLanguage, t } from "./i18n.js";
 import { markdown } from "./markdown.js";
 import { api } from "./api.js";
 
-export const GAMES = ["zeta", "oscilloscope", "utahime"];
+/** The games this server serves, in its order (filled by loadGames before any page draws). */
+export let GAMES = [];
+let pages = {};
+let loading = null;
+
+/** Learn the games from the server, once: each one's title, lobby line, rule-id prefix and page module. */
+export function loadGames() {
+  if (!loading) {
+    loading = api("GET", "/web/games").then((data) => {
+      pages = Object.fromEntries(data.games.map((g) => [g.name, g]));
+      GAMES = data.games.map((g) => g.name);
+      return pages;
+    }, (e) => { loading = null; throw e; });
+  }
+  return loading;
+}
+
+/** What the server says about a game's page (title, tagline, rule_prefix, module), or null. */
+export function gamePage(game) {
+  return pages[game] || null;
+}
 
 /** A game's title in the page language. */
 export function gameTitle(game) {
-  if (game === "zeta") return t("Zeta");
-  if (game === "oscilloscope") return t("Oscilloscope");
-  if (game === "utahime") return t("Utahime");
-  return game;
+  const page = pages[game];
+  return page ? t(page.title) : game;
 }
 
 /** The one-line description of a game. */
 export function gameTagline(game) {
-  if (game === "zeta") return t("Four in a row with a 25-card deck of spells: costs grow with the board.");
-  if (game === "oscilloscope") return t("Feed pulse trains, set triggers and capture the slice when they fire. 1 to 4 players.");
-  if (game === "utahime") return t("Attack and defend with a full deck of cards, energy, jokers and cosmic cards.");
-  return "";
+  const page = pages[game];
+  return page && page.tagline ? t(page.tagline) : "";
 }
 
 /** The rule-id prefix of a game. */
 export function rulePrefix(game) {
-  return { zeta: "ZETA", oscilloscope: "OSC", utahime: "UTA" }[game] || "";
+  const page = pages[game];
+  return page ? page.rule_prefix : "";
 }
 
+/** The game whose rulebook a rule id belongs to (by its prefix), or null. */
 export function gameOfRule(id) {
   const head = String(id || "").toUpperCase().split("-")[0];
-  return { ZETA: "zeta", OSC: "oscilloscope", UTA: "utahime" }[head] || null;
+  return GAMES.find((g) => pages[g].rule_prefix && pages[g].rule_prefix === head) || null;
 }
 
 /** A refusal's code in words (the server's own message is shown beside it). */
@@ -128,7 +146,7 @@ export function field(label, control, help) {
 // -- the rules panel -----------------------------------------------------------------------------------
 const rulesCache = {};
 let dialog = null;
-let panel = { game: "zeta", rule: null, tab: "howto", filter: "" };
+let panel = { game: null, rule: null, tab: "howto", filter: "" };
 
 async function cached(key, load) {
   if (!(key in rulesCache)) rulesCache[key] = load().catch((e) => { delete rulesCache[key]; throw e; });
@@ -201,7 +219,7 @@ export async function rulesView(state, onChange) {
 
 /** Open the rules panel over the page, at a game's how-to-play or at one rule. */
 export async function openRules(game, rule) {
-  panel = { game: game || panel.game || "zeta", rule: rule || null, tab: rule ? "rules" : "howto", filter: "" };
+  panel = { game: game || panel.game || GAMES[0], rule: rule || null, tab: rule ? "rules" : "howto", filter: "" };
   if (!dialog) {
     dialog = h("dialog", { class: "rules-dialog", "aria-label": t("Rules") });
     dialog.addEventListener("click", (e) => { if (e.target === dialog) dialog.close(); });

@@ -601,4 +601,11 @@ function groupLabel(head) {
 
 function importantEvent(e) { return e.kind === "turn" || e.kind === "capture" || e.kind === "game_over"; }
 
-export default { render, prompt, describeEvent, describeAction, reason, groupLabel, importantEvent };
+// -- the lobby's part: 1 to 4 players, solo by default ------------------------------------------------
+const lobby = {
+  symbol: "∿",
+  defaults: () => ({ players: 1 }),
+  maxPlayers: (flags) => Number(flags.max_players || 4),
+};
+
+export default { render, prompt, describeEvent, describeAction, reason, groupLabel, importantEvent, lobby };

@@ -4,8 +4,8 @@
 // while the view shows it (a spade or diamond success, UTA-R24, UTA-R59).
 import { h } from "../dom.js";
 import { joinList, t, tn } from "../i18n.js";
-import { button, openRules, seatChip } from "../ui.js";
-import { api } from "../api.js";
+import { button, field, openRules, seatChip } from "../ui.js";
+import { api, savedOptionSetups } from "../api.js";
 
 const SUITS = { H: "♥", S: "♠", C: "♣", D: "♦" };
 const RED = new Set(["H", "D"]);
@@ -460,4 +460,56 @@ function groupLabel(head, actions, ctx) {
 
 function importantEvent(e) { return e.kind === "turn" || e.kind === "game_end" || e.kind === "success"; }
 
-export default { render, prompt, describeEvent, describeAction, reason, groupLabel, importantEvent, prepare };
+// -- the lobby's part: the option and hero cards (UTA-R2) -----------------------------------------------
+function optionRules(form) {
+  const f = form.flags;
+  return { option_cost_budget: Number(f.option_cost_budget ?? 28), option_max_copies: Number(f.option_max_copies ?? 2) };
+}
+
+function optionChooser(kit) {
+  const f = kit.form;
+  const current = f.options || "none";
+  const select = h("select", { class: "input", dataset: { key: "options" }, "aria-label": t("Option and hero cards") },
+    h("option", { value: "none", selected: current === "none" }, t("No option cards (the seed's game)")),
+    (kit.data.sets || []).map((s) => h("option", { value: s.name, selected: current === s.name },
+      t("Set: {title} (default loadouts)", { title: s.title }))),
+    savedOptionSetups().length ? h("optgroup", { label: t("My option setups") }, savedOptionSetups().map((s, k) =>
+      h("option", { value: "saved:" + k, selected: current === "saved:" + k }, s.name))) : null,
+    h("option", { value: "paste", selected: current === "paste" }, t("Paste or upload a setup file…")));
+  select.addEventListener("change", () => { f.options = select.value; kit.save(); kit.draw(); });
+  const paste = current === "paste" ? kit.pasteBox("options", {
+    placeholder: 'option_set = "designer_example"\np1_options = ["scout"]\n…', label: t("Option setup file (TOML)"),
+    check: async (text) => {
+      const result = await api("POST", "/web/options/utahime/check", { toml: text, rules: optionRules(kit.form) });
+      kit.form.customOptions = result.ok ? result.setup : null;
+      return result;
+    },
+  }) : null;
+  return field(t("Option and hero cards"), h("div", null, select, paste),
+    t("Build your own loadouts within the budget of 28 in the deck builder."));
+}
+
+function optionSetup(kit) {
+  const f = kit.form;
+  const current = f.options || "none";
+  if (current === "none") return {};
+  if (current === "paste") return f.customOptions || { option_set: "invalid" };
+  if (current.startsWith("saved:")) {
+    const saved = savedOptionSetups()[Number(current.slice(6))];
+    return saved ? saved.setup : {};
+  }
+  return { option_set: current };
+}
+
+const lobby = {
+  symbol: "♥",
+  defaults: () => ({ options: "none", customOptions: null }),
+  load: () => api("GET", "/web/options/utahime"),
+  fields: optionChooser,
+  setup: optionSetup,
+};
+
+/** Utahime's tab of the deck builder page. */
+const builder = () => import("./utahime-options.js");
+
+export default { render, prompt, describeEvent, describeAction, reason, groupLabel, importantEvent, prepare, lobby, builder };

@@ -5,6 +5,7 @@
 import { gridKeys, h } from "../dom.js";
 import { joinList, language, t, tn } from "../i18n.js";
 import { button, openRules, seatChip } from "../ui.js";
+import { api, savedDecks } from "../api.js";
 
 const FILES = "abcdef";
 
@@ -476,4 +477,63 @@ function groupLabel(head, actions, ctx) {
 
 function importantEvent(e) { return e.kind === "turn" || e.kind === "game_over"; }
 
-export default { render, prompt: promptOf, describeEvent, describeAction, reason, endDetail, groupLabel, importantEvent };
+// -- the lobby's part: each player's deck (ZETA-R6) ------------------------------------------------------
+function deckRules(form) {
+  const f = form.flags;
+  return { deck_size: Number(f.deck_size ?? 25), construction_limits: f.construction_limits ?? true };
+}
+
+function deckChooser(kit, i) {
+  const f = kit.form;
+  const current = (f.decks || [])[i] || "classic";
+  const select = h("select", { class: "input", dataset: { key: "deck-" + i }, "aria-label": t("Deck of P{n}", { n: i + 1 }) },
+    h("optgroup", { label: t("Preset decks") }, (kit.data.presets || []).map((p) => h("option", { value: p.name, selected: current === p.name },
+      t("Deck: {name}", { name: p.name })))),
+    h("option", { value: "random", selected: current === "random" }, t("A random legal deck")),
+    savedDecks().length ? h("optgroup", { label: t("My decks") }, savedDecks().map((d, k) =>
+      h("option", { value: "saved:" + k, selected: current === "saved:" + k }, d.name))) : null,
+    h("option", { value: "paste", selected: current === "paste" }, t("Paste or upload a deck file…")));
+  select.addEventListener("change", () => { f.decks[i] = select.value; kit.save(); kit.draw(); });
+  const parts = [select];
+  if (current === "plain") parts.push(h("span", { class: "field-help" }, t("The plain deck breaks the copy limit: turn off construction_limits below.")));
+  if (current === "paste") {
+    parts.push(kit.pasteBox("deck" + i, {
+      placeholder: 'name = "mine"\nchant_practice = 8\n…', label: t("Deck file (TOML)"),
+      check: async (text) => {
+        const result = await api("POST", "/web/decks/zeta/check", { toml: text, rules: deckRules(kit.form) });
+        kit.form.customDecks[i] = result.ok ? result.deck : null;
+        return result;
+      },
+    }));
+  }
+  return h("div", { class: "deck-choice" }, parts);
+}
+
+function deckSetup(kit) {
+  const f = kit.form;
+  return {
+    decks: (f.decks || []).slice(0, 2).map((d, i) => {
+      if (d && d.startsWith("saved:")) {
+        const saved = savedDecks()[Number(d.slice(6))];
+        return saved ? { name: saved.name, cards: saved.cards, names: saved.names || {} } : "classic";
+      }
+      if (d === "paste") return (f.customDecks || [])[i] || "invalid";
+      return d || "classic";
+    }),
+  };
+}
+
+const lobby = {
+  symbol: "◆",
+  defaults: () => ({ decks: ["classic", "classic"], customDecks: [null, null] }),
+  load: () => api("GET", "/web/decks/zeta"),
+  seatExtra: deckChooser,
+  seatsHelp: () => t("P1 brings the first deck; who moves first is a coin toss."),
+  setup: deckSetup,
+};
+
+/** Zeta's tab of the deck builder page. */
+const builder = () => import("./zeta-decks.js");
+
+export default { render, prompt: promptOf, describeEvent, describeAction, reason, endDetail, groupLabel, importantEvent, lobby,
+  builder };
