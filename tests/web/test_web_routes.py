@@ -248,7 +248,7 @@ def test_a_hint_asks_the_hubs_live_room_and_leaves_no_room_loaded(client: TestCl
         hint = client.post(f"/web/rooms/{room}/hint", headers={"Authorization": f"Bearer {token}"})
         assert hint.status_code == 409 and hint.json()["error"]["code"] == "not_your_turn"
         assert hub.rooms[room].table.version == 1  # the live room answered
-    deadline = time.monotonic() + 5
+    deadline = time.monotonic() + 30  # generous: a busy 2-core machine can be slow to see the close
     while room in hub.rooms and time.monotonic() < deadline:  # the socket's room is dropped once it closes
         time.sleep(0.02)
     assert room not in hub.rooms
