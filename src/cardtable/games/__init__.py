@@ -26,7 +26,7 @@ def _kit(name: str, cls: str, prefix: str, *, evaluator: bool) -> GameKit:
         renderer=f"cardtable.cli.play.render.{name}:render_{name}",
         describe_action=f"cardtable.cli.play.render.{name}:describe_action",
         printer=f"cardtable.printing.{name}:PRINTER",
-        report_tables=f"cardtable.lab.analysis:{name}_tables",
+        report_tables=f"cardtable.lab.gamereports.{name}:{name}_tables",
         encoding=f"cardtable.games.{name}.encoding",
         web_routes=f"cardtable.web.games.{name}:WEB",
         client_module=f"js/games/{name}.js",

@@ -6,7 +6,8 @@ Playing, one pipeline for every kind of run:
   planned games, and playing a batch of them (:func:`~cardtable.lab.study.play_batch`);
 - :mod:`cardtable.lab.pipeline`: batches played here, in worker processes or on Ray, yielded as
   they finish; :mod:`cardtable.lab.playout` is the compiled loop of a game of random agents;
-- :mod:`cardtable.lab.facts`: what each seat drew, played and lost, read from a game's events.
+- :mod:`cardtable.lab.facts`: what each seat drew, played and lost, read from a game's events by
+  the game's own reader in :mod:`cardtable.lab.gamefacts` (its kit's ``facts``).
 
 Measuring agents: :mod:`cardtable.lab.arena` (two agents, seat-rotated games, scores and Elo with
 intervals; ``cardtable arena``), :mod:`cardtable.lab.ladder` (ratings of agents of rising strength)
@@ -14,7 +15,8 @@ and :mod:`cardtable.lab.stats` (the intervals).
 
 Measuring games (``cardtable lab``): :mod:`cardtable.lab.execute` plays and stores a run in
 :mod:`cardtable.lab.storage`; :mod:`cardtable.lab.analysis`, :mod:`cardtable.lab.plots` and
-:mod:`cardtable.lab.report` turn it into numbers, figures and an HTML page;
+:mod:`cardtable.lab.report` turn it into numbers, figures and an HTML page (a game's own tables
+in :mod:`cardtable.lab.gamereports`, its kit's ``report_tables``);
 :mod:`cardtable.lab.compare` A/B-tests a rule variant on paired seeds and :mod:`cardtable.lab.decks`
 plays Zeta decks round robin.
 
