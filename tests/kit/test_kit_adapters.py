@@ -4,10 +4,6 @@ action index and observation tensor, and both environments step it to the end.""
 from __future__ import annotations
 
 import numpy as np
-import pytest
-
-pytest.importorskip("pettingzoo")
-pytest.importorskip("gymnasium")
 
 
 def test_pettingzoo_steps_it_to_the_end_with_masked_actions() -> None:

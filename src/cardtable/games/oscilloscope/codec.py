@@ -8,18 +8,18 @@ logged as a row. ``CODEC`` holds the layouts; the state encodes with the shifts 
 them, and ``event_row`` turns a code into the row the event log keeps. The lab's fact reader reads the
 codes through the same constants.
 
->>> print(CODEC.describe())  # doctest: +NORMALIZE_WHITESPACE
-capture: tag 0 of 0b111; player:3-5 position:6-8 kept:9-12(+1) clears:13-15 emptied:16-21 move:32-47 cards:48-71(6x4)(+1) discards:72-74 discarded:75-95(7x3)
-draw_pulse: tag 1 of 0b111; player:3-5 card:6-15 move:32+
-draw_trigger: tag 2 of 0b111; player:3-5 card:6-15 move:32+
-refill: tag 3 of 0b111; player:3-5 card:6-15 train:16-18 out:19-20 move:32+
-turn: tag 4 of 0b111; player:3-5 set:6-15 move:32+
-no_trigger: tag 5 of 0b11000111; player:3-5 move:32+
-early_end: tag 69 of 0b11000111; player:3-5 move:32+
-shift: tag 133 of 0b11000111; trains:8-31(6x4) move:32+
-noise: tag 197 of 0b11000111; count:8-19 limit:20-31 move:32+
-discard: tag 6 of 0b111; player:3-5 card:6-15 move:32+
-place: tag 7 of 0b111; player:3-5 card:6-8 discarded:9-14(2x3) train:16-18 discards:19-20 slot:21-23 step:24-26 result:27-28 move:32+
+>>> CODEC.describe().splitlines()  # doctest: +NORMALIZE_WHITESPACE
+['capture: tag 0 of 0b111; player:3-5 position:6-8 kept:9-12(+1) clears:13-15 emptied:16-21 move:32-47 cards:48-71(6x4)(+1) discards:72-74 discarded:75-95(7x3)',
+ 'draw_pulse: tag 1 of 0b111; player:3-5 card:6-15 move:32+',
+ 'draw_trigger: tag 2 of 0b111; player:3-5 card:6-15 move:32+',
+ 'refill: tag 3 of 0b111; player:3-5 card:6-15 train:16-18 out:19-20 move:32+',
+ 'turn: tag 4 of 0b111; player:3-5 set:6-15 move:32+',
+ 'no_trigger: tag 5 of 0b11000111; player:3-5 move:32+',
+ 'early_end: tag 69 of 0b11000111; player:3-5 move:32+',
+ 'shift: tag 133 of 0b11000111; trains:8-31(6x4) move:32+',
+ 'noise: tag 197 of 0b11000111; count:8-19 limit:20-31 move:32+',
+ 'discard: tag 6 of 0b111; player:3-5 card:6-15 move:32+',
+ 'place: tag 7 of 0b111; player:3-5 card:6-8 discarded:9-14(2x3) train:16-18 discards:19-20 slot:21-23 step:24-26 result:27-28 move:32+']
 >>> CODEC.decode(CODEC.encode("refill", player=2, card=1, train=3, out=1, move=40))
 ('refill', {'player': 2, 'card': 1, 'train': 3, 'out': 1, 'move': 40})
 """

@@ -7,21 +7,21 @@ logged as a row instead. A card is its index in ``TOKENS`` (seven bits). ``CODEC
 layouts; the state encodes with the shifts below, computed from them, and ``event_row`` turns a code
 into the row the event log keeps. The lab's fact reader reads the codes through the same constants.
 
->>> print(CODEC.describe())  # doctest: +NORMALIZE_WHITESPACE
-turn: tag 1 of 0b1111; seat:4-4 rescue:5-5 turn:6-39 move:40+
-energy: tag 2 of 0b1111; seat:4-4 change:6-17(+2048) energy:18-39 move:40+
-notice: tag 3 of 0b1111; seat:4-4 notice:6-8 move:40+
-pass: tag 4 of 0b1111; seat:4-4 token:6-12 move:40+
-attack: tag 5 of 0b1111; seat:4-4 token:6-12 next:13-13 bans:14-17 move:40+
-effect: tag 6 of 0b1111; seat:4-4 kind:6-7 value:8-17(+512) turn:18-39 move:40+
-block: tag 7 of 0b1111; seat:4-4 token:6-12 face_up:13-13 move:40+
-cosmic: tag 8 of 0b1111; seat:4-4 token:6-12 move:40+
-draw: tag 9 of 0b1111; seat:4-4 count:6-8 tokens:9-29(3x7) move:40+
-reveal: tag 10 of 0b1111; seat:4-4 count:6-7 tokens:9-29(3x7) move:40+
-pick: tag 11 of 0b1111; seat:4-4 token:6-12 count:13-14 others:15-28(2x7) move:40+
-heart_next: tag 12 of 0b1111; seat:4-4 played:5-5 token:6-12 watched:13-13 move:40+
-set: tag 13 of 0b1111; seat:4-4 token:6-12 watched:13-13 turn:14-39 move:40+
-take: tag 14 of 0b1111; seat:4-4 face_up:5-5 token:6-12 pile:13-13 first:14-14 move:40+
+>>> CODEC.describe().splitlines()  # doctest: +NORMALIZE_WHITESPACE
+['turn: tag 1 of 0b1111; seat:4-4 rescue:5-5 turn:6-39 move:40+',
+ 'energy: tag 2 of 0b1111; seat:4-4 change:6-17(+2048) energy:18-39 move:40+',
+ 'notice: tag 3 of 0b1111; seat:4-4 notice:6-8 move:40+',
+ 'pass: tag 4 of 0b1111; seat:4-4 token:6-12 move:40+',
+ 'attack: tag 5 of 0b1111; seat:4-4 token:6-12 next:13-13 bans:14-17 move:40+',
+ 'effect: tag 6 of 0b1111; seat:4-4 kind:6-7 value:8-17(+512) turn:18-39 move:40+',
+ 'block: tag 7 of 0b1111; seat:4-4 token:6-12 face_up:13-13 move:40+',
+ 'cosmic: tag 8 of 0b1111; seat:4-4 token:6-12 move:40+',
+ 'draw: tag 9 of 0b1111; seat:4-4 count:6-8 tokens:9-29(3x7) move:40+',
+ 'reveal: tag 10 of 0b1111; seat:4-4 count:6-7 tokens:9-29(3x7) move:40+',
+ 'pick: tag 11 of 0b1111; seat:4-4 token:6-12 count:13-14 others:15-28(2x7) move:40+',
+ 'heart_next: tag 12 of 0b1111; seat:4-4 played:5-5 token:6-12 watched:13-13 move:40+',
+ 'set: tag 13 of 0b1111; seat:4-4 token:6-12 watched:13-13 turn:14-39 move:40+',
+ 'take: tag 14 of 0b1111; seat:4-4 face_up:5-5 token:6-12 pile:13-13 first:14-14 move:40+']
 >>> CODEC.decode(CODEC.encode("energy", seat=1, change=-2, energy=3, move=9))
 ('energy', {'seat': 1, 'change': -2, 'energy': 3, 'move': 9})
 """

@@ -9,14 +9,14 @@ state's ``move_base`` is that one during play and 0 while it deals, so the setup
 computed from them, and ``event_row`` turns a code into the row the event log keeps. The lab's
 fact reader reads the codes through the same constants.
 
->>> print(CODEC.describe())  # doctest: +NORMALIZE_WHITESPACE
-destroy: tag 0 of 0b110000000000000000000011; owner:2-2 card:3-7 cause:8-12 by:13-13 random:14-14 removed:15-15 square:16-21(+1) move:24+(+1)
-decision: tag 4194304 of 0b110000000000000000000011; seat:2-2 phase:3-5 source:6-10 square:11-16 pending:17-17 targets:18-18 move:24-39(+1) mask:40+
-card_notice: tag 8388608 of 0b110000000000000000000011; seat:2-2 negated:3-3 card:4-8 square:9-14 move:24-39(+1)
-effect: tag 12582912 of 0b110000000000000000000011; seat:2-2 effect:3-4 cause:5-9 turn:10-19 move:24-39(+1)
-turn: tag 1 of 0b11; seat:2-2 turn:3-12 move:24+(+1)
-draw: tag 2 of 0b11; seat:2-2 card:3-12 cause:13-20(+1) move:24+(+1)
-place: tag 3 of 0b11; seat:2-2 card:3-12 square:13-20 move:24+(+1)
+>>> CODEC.describe().splitlines()  # doctest: +NORMALIZE_WHITESPACE
+['destroy: tag 0 of 0b110000000000000000000011; owner:2-2 card:3-7 cause:8-12 by:13-13 random:14-14 removed:15-15 square:16-21(+1) move:24+(+1)',
+ 'decision: tag 4194304 of 0b110000000000000000000011; seat:2-2 phase:3-5 source:6-10 square:11-16 pending:17-17 targets:18-18 move:24-39(+1) mask:40+',
+ 'card_notice: tag 8388608 of 0b110000000000000000000011; seat:2-2 negated:3-3 card:4-8 square:9-14 move:24-39(+1)',
+ 'effect: tag 12582912 of 0b110000000000000000000011; seat:2-2 effect:3-4 cause:5-9 turn:10-19 move:24-39(+1)',
+ 'turn: tag 1 of 0b11; seat:2-2 turn:3-12 move:24+(+1)',
+ 'draw: tag 2 of 0b11; seat:2-2 card:3-12 cause:13-20(+1) move:24+(+1)',
+ 'place: tag 3 of 0b11; seat:2-2 card:3-12 square:13-20 move:24+(+1)']
 >>> CODEC.decode(CODEC.encode("draw", seat=1, card=4, cause=-1, move=6))
 ('draw', {'seat': 1, 'card': 4, 'cause': -1, 'move': 6})
 """
