@@ -100,7 +100,8 @@ def counts(fr: Frames, verb: Verb | str, items: Sequence[str] | None = None,
 
 
 # -- the general numbers -------------------------------------------------------------------------
-def _interval(x: Interval) -> dict[str, float]:
+def interval_json(x: Interval) -> dict[str, float]:
+    """An interval as the report's JSON: value, low, high."""
     return {"value": x.value, "low": x.low, "high": x.high}
 
 
@@ -114,12 +115,12 @@ def seat_advantage(fr: Frames) -> dict[str, list[dict[str, Any]]]:
             wins, n = int(rows["won"].sum()), len(rows)
             label = POSITION_NAMES[int(value)] if key == "by_position" else f"seat {int(value)}"
             out[key].append({column: int(value), "label": label, "games": n, "wins": wins,
-                             **_interval(wilson(wins, n))})
+                             **interval_json(wilson(wins, n))})
     if s["spec"].nunique() > 1:
         for spec in sorted(s["spec"].unique()):
             rows = s[s["spec"] == spec]
             wins, n = int(rows["won"].sum()), len(rows)
-            out["by_agent"].append({"agent": spec, "games": n, "wins": wins, **_interval(wilson(wins, n))})
+            out["by_agent"].append({"agent": spec, "games": n, "wins": wins, **interval_json(wilson(wins, n))})
     return out
 
 
@@ -127,7 +128,7 @@ def draws(fr: Frames) -> dict[str, Any]:
     """How many games nobody won (and how many of those stopped at the action limit), with an interval."""
     g = fr.games
     n, k = len(g), int(g["draw"].sum())
-    return {"games": n, "draws": k, "truncated": int(g["truncated"].sum()), **_interval(wilson(k, n))}
+    return {"games": n, "draws": k, "truncated": int(g["truncated"].sum()), **interval_json(wilson(k, n))}
 
 
 def _mean_interval(values: np.ndarray) -> tuple[float, float, float]:
@@ -166,7 +167,7 @@ def endings(fr: Frames) -> list[dict[str, Any]]:
         reasons = rows["reason"].value_counts()
         k = len(rows)
         out.append({"rule": str(rule) or "action limit", "reason": str(reasons.index[0]), "reasons": int(len(reasons)),
-                    "games": k, "draws": int(rows["draw"].sum()), **_interval(wilson(k, n))})
+                    "games": k, "draws": int(rows["draw"].sum()), **interval_json(wilson(k, n))})
     out.sort(key=lambda r: -int(r["games"]))
     return out
 
@@ -324,7 +325,8 @@ _FIT_WARNINGS = ("PerfectSeparationWarning", "ConvergenceWarning", "HessianInver
 
 
 # -- per-game strength tables (each game's kit names its own as ``report_tables``) -----------------
-def _seat_data(fr: Frames, extra: Mapping[str, np.ndarray | pd.Series]) -> pd.DataFrame:
+def seat_data(fr: Frames, extra: Mapping[str, np.ndarray | pd.Series]) -> pd.DataFrame:
+    """The seat-game rows with a ``first`` column and the ``extra`` columns, ready for a regression."""
     data = fr.seats.copy()
     data["first"] = (data["position"] == 0).astype(float)
     turns = data["turns"].astype(float)
@@ -334,7 +336,7 @@ def _seat_data(fr: Frames, extra: Mapping[str, np.ndarray | pd.Series]) -> pd.Da
     return data
 
 
-def _controls(fr: Frames) -> tuple[list[str], list[str]]:
+def control_columns(fr: Frames) -> tuple[list[str], list[str]]:
     """Numeric and categorical controls: the seat's position, and the context that varies."""
     categorical = [c for c in ("spec", "ctx_deck", "ctx_opponent_deck", "ctx_option_set") if c in fr.seats
                    and fr.seats[c].nunique() > 1]
@@ -359,8 +361,8 @@ def feature_table(fr: Frames, table: pd.DataFrame, label: str, descriptions: Map
     outcome = fr.seats["score"].to_numpy(dtype=float) if solo else None
     rates = bootstrap_rates(fr, specs, outcome=outcome)
     columns = {f"f{i}": c for i, c in enumerate(table.columns)}
-    data = _seat_data(fr, {k: table[c].to_numpy() for k, c in columns.items()})
-    numeric, categorical = _controls(fr)
+    data = seat_data(fr, {k: table[c].to_numpy() for k, c in columns.items()})
+    numeric, categorical = control_columns(fr)
     fit = fit_effects(data, "score" if solo else model_outcome, list(columns), [*numeric, "turns_z"], categorical,
                       groups="game", model="ols" if solo else "logit")
     rows = []

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..analysis import Frames, _interval, counts, feature_table
+from ..analysis import Frames, counts, feature_table, interval_json
 from ..facts import Verb
 from ..gamefacts.utahime import UtahimePlay
 from ..stats import wilson
@@ -28,7 +28,7 @@ def utahime_tables(fr: Frames) -> dict[str, Any]:
             key = row["feature"].removeprefix("attack ")
             total = float(attacks[key].sum())
             row["attacks"] = total
-            row["success"] = _interval(wilson(int(wins[key].sum()), int(total))) if total else None
+            row["success"] = interval_json(wilson(int(wins[key].sum()), int(total))) if total else None
     special = counts(fr, Verb.SPECIAL, [p.value for p in UtahimePlay])
     special = special.loc[:, special.sum(axis=0) > 0]
     plays = feature_table(fr, special, "special plays", {p.value: _play_doc(p) for p in UtahimePlay})

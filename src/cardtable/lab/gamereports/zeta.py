@@ -9,7 +9,7 @@ import numpy as np
 
 from cardtable.games.zeta.cards import CARDS
 
-from ..analysis import Frames, RateSpec, _controls, _seat_data, bootstrap_rates, counts, fit_effects
+from ..analysis import Frames, RateSpec, bootstrap_rates, control_columns, counts, fit_effects, seat_data
 from ..facts import Verb
 
 
@@ -49,8 +49,8 @@ def zeta_cards(fr: Frames) -> dict[str, Any]:
     opponent = _opponent_rows(fr)
     own = {f"deck_{i}": deck[c].to_numpy() for i, c in enumerate(ids)}
     other = {f"opp_deck_{i}": deck[c].to_numpy()[opponent] for i, c in enumerate(ids)}
-    data = _seat_data(fr, {**seen, **own, **other})
-    numeric, categorical = _controls(fr)
+    data = seat_data(fr, {**seen, **own, **other})
+    numeric, categorical = control_columns(fr)
     categorical = [c for c in categorical if c not in ("ctx_deck", "ctx_opponent_deck")]
     fit = fit_effects(data, "won", list(seen), [*numeric, *own, *other], categorical, groups="game")
     turn_played = _mean_turn(fr, Verb.PLAYED)
