@@ -19,7 +19,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = ROOT / "docs"
-DOCTESTED = ["../README.md", "table.md", "games/zeta.md", "games/oscilloscope.md", "games/utahime.md", "agents.md", "print.md",
+DOCTESTED = ["../README.md", "table.md", "cards.md", "games/zeta.md", "games/oscilloscope.md", "games/utahime.md", "agents.md", "print.md",
              "play.md", "lab.md", "server.md", "web.md", "contract.md", "adapters.md"]
 """The doc files with doctests (paths under docs/)."""
 
@@ -73,6 +73,8 @@ def command_lines() -> list[tuple[str, str]]:
             for line in text.splitlines():
                 for part in line.split("&&"):
                     words = part.split("#", 1)[0].strip()
+                    while re.match(r"[A-Z_][A-Z0-9_]*=\S* ", words):  # an environment variable before the command
+                        words = words.split(" ", 1)[1].lstrip()
                     head, _, rest = words.partition(" ")
                     if not (head == "cardtable" or head.endswith("/cardtable")):
                         continue

@@ -83,7 +83,7 @@ def test_play_command_errors() -> None:
                           (["play", "zeta", "--vs", "grandmaster"], "invalid agent spec"),
                           (["play", "zeta", "--vs", "random", "--vs", "random"], "only 1 other seat"),
                           (["play", "zeta", "--seat", "3", "--vs", "random"], "--seat must be 1 to 2"),
-                          (["play", "utahime", "--deck", "classic"], "--deck applies to zeta only"),
+                          (["play", "utahime", "--deck", "classic"], "--deck: utahime has no deck files"),
                           (["play", "zeta", "--rules", "gravity=maybe"], "gravity"),
                           (["play", "nogame"], "unknown game")):
         result = runner.invoke(app, args)

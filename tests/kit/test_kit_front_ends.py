@@ -21,8 +21,6 @@ JS_KEY = re.compile(rf"(^|[{{,]) *({CHOICE}) *:")
 ALLOWED = {
     "lab/agent_bench.py": "the games and setups `bench agents` measures",
     "lab/lab_bench.py": "the games `bench lab` measures",
-    "cli/options.py": "`--deck`, Zeta's deck files",
-    "cli/lab_cmd.py": "`lab decks`, Zeta's deck round robin",
 }
 
 

@@ -72,7 +72,7 @@ def client(tmp_path: Path) -> Any:
     from cardtable.web import create_app
 
     settings = ServerSettings(db=f"sqlite:///{tmp_path / 'rooms.db'}", durable=False, bot_executor="thread",
-                              bot_workers=1, bot_seconds=0.2)
+                              bot_workers=1, bot_iterations=100)
     with TestClient(create_app(settings)) as c:
         yield c
 

@@ -97,16 +97,21 @@ def test_utahime_tables_cover_ranks_suits_plays_and_options(tiny_runs: dict[str,
 
 
 def test_report_files_html_json_csv(tiny_runs: dict[str, LoadedRun], tmp_path: Path) -> None:
-    """One self-contained HTML page (images inline, no external URL), and the same numbers as JSON and CSV."""
+    """One self-contained HTML page (charts inline as SVG, no external URL), and the same numbers as JSON and CSV."""
     report = build_report(tiny_runs["zeta"])
     page = html_page(report)
-    assert "<img" in page and page.count("data:image/png;base64,") == len(report.figures) >= 3
+    assert page.count("<svg") == len(report.charts) >= 2 and "gih_wr" not in page
     assert not re.search(r"(src|href)=\"(?!data:)", page)
     assert "http://" not in page and "https://" not in page
     data = json.loads(write_json(report, tmp_path / "r.json").read_text(encoding="utf-8"))
     assert data["seats"]["by_position"][0]["wins"] == report.numbers["seats"]["by_position"][0]["wins"]
     files = {p.name: p for p in write_csv(report, tmp_path / "csv")}
-    assert {"seats_by_position.csv", "endings.csv", "strength_cards.csv"} <= set(files)
+    assert {"seats_by_position.csv", "points_by_position.csv", "endings.csv", "strength_cards.csv", "games.csv"} \
+        <= set(files)
+    with files["games.csv"].open(encoding="utf-8") as handle:
+        games = list(csv.DictReader(handle))
+    assert len(games) == len(tiny_runs["zeta"].games)
+    assert {"game", "seed", "first_player", "winners", "seat_0", "seat_1"} <= set(games[0])
     with files["strength_cards.csv"].open(encoding="utf-8") as handle:
         rows = list(csv.DictReader(handle))
     assert len(rows) == 25 and {"gih_wr", "gih_wr_low", "gih_wr_high", "iwd"} <= set(rows[0])

@@ -22,7 +22,8 @@ PG_ENV = "CARDTABLE_TEST_PG_URL"
 
 def settings_for(url: str, **changes: Any) -> ServerSettings:
     """Test settings: no fsync, bots in threads with a short cap."""
-    base: dict[str, Any] = {"db": url, "durable": False, "bot_executor": "thread", "bot_workers": 2, "bot_seconds": 0.5}
+    base: dict[str, Any] = {"db": url, "durable": False, "bot_executor": "thread", "bot_workers": 2, "bot_iterations": 200,
+                            "join_rate": "100000/minute"}
     base.update(changes)
     return ServerSettings(**base)
 
@@ -205,13 +206,13 @@ def serve_command() -> list[str]:
 class ServerProcess:
     """``cardtable serve`` in a subprocess on a free loopback port (SIGKILL with :meth:`kill`)."""
 
-    def __init__(self, db: str, port: int | None = None, *, log: Path | None = None, bot_seconds: float = 0.3) -> None:
+    def __init__(self, db: str, port: int | None = None, *, log: Path | None = None, bot_iterations: int = 100) -> None:
         from cardtable.server.bench import free_port
 
         self.db = db
         self.port = port or free_port()
         self.log = log
-        self.bot_seconds = bot_seconds
+        self.bot_iterations = bot_iterations
         self.proc: Any = None
         self.mark = secrets.token_hex(8)
         """Put in the process's environment, which its children inherit (to find them by)."""
@@ -234,7 +235,7 @@ class ServerProcess:
         out = open(self.log, "ab") if self.log is not None else subprocess.DEVNULL  # noqa: SIM115
         self.proc = subprocess.Popen(
             [*serve_command(), "--host", "127.0.0.1", "--port", str(self.port), "--db", self.db,
-             "--bot-seconds", str(self.bot_seconds), "--bot-workers", "1", "--log-level", "warning"],
+             "--bot-iterations", str(self.bot_iterations), "--bot-workers", "1", "--log-level", "warning"],
             stdout=out, stderr=subprocess.STDOUT,
             env={**os.environ, "PYTHONUNBUFFERED": "1", "CARDTABLE_TEST_MARK": self.mark})
         deadline = time.monotonic() + timeout

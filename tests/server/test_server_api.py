@@ -75,7 +75,10 @@ def play_out(client: TestClient, room: str, tokens: dict[int, str]) -> dict[str,
 
 # -- catalog -----------------------------------------------------------------------------------------
 def test_health_names_the_database(client: TestClient) -> None:
-    assert client.get("/api/health").json() == {"status": "ok", "database": "sqlite"}
+    health = client.get("/api/health").json()
+    assert health["status"] == "ok" and health["database"] == "sqlite"
+    assert health["bots"] == {"queued": 0, "running": 0, "capacity": 2, "peak_queued": 0, "peak_running": 0,
+                              "decisions": 0, "failures": 0}
 
 
 def test_games_lists_every_game_with_flags_and_a_setup_that_works(client: TestClient) -> None:
@@ -84,7 +87,7 @@ def test_games_lists_every_game_with_flags_and_a_setup_that_works(client: TestCl
     assert names == ["oscilloscope", "utahime", "zeta"]
     zeta = next(g for g in catalog["games"] if g["name"] == "zeta")
     assert any(f["name"] == "gravity" and f["default"] is False for f in zeta["flags"])
-    assert "normal" in catalog["agents"]["difficulties"] and catalog["agents"]["seconds_cap"] == 0.5
+    assert "normal" in catalog["agents"]["difficulties"] and catalog["agents"]["iterations_cap"] == 200
     for game in catalog["games"]:
         response = client.post("/api/rooms", json={"game": game["name"], "setup": game["setup_example"]})
         assert response.status_code == 201, response.text
@@ -164,6 +167,8 @@ def test_a_new_room_reports_its_seats_rules_and_setup_never_its_seed(client: Tes
     ({"game": "zeta", "seats": [{"kind": "open"}, {"kind": "bot", "spec": "ismcts:iterations=0"}]}, "bad_agent"),
     ({"game": "zeta", "on_leave": "bot", "leave_bot": "nobody"}, "bad_agent"),
     ({"game": "zeta", "title": "a\u0007b"}, "bad_title"),
+    ({"game": "zeta", "title": "a\nb"}, "bad_title"),
+    ({"game": "zeta", "title": "x" * 65}, "bad_title"),
 ])
 def test_a_bad_room_is_refused_saying_why(client: TestClient, body: dict[str, Any], code: str) -> None:
     body_error = error(client.post("/api/rooms", json=body), 400, code)
@@ -173,10 +178,25 @@ def test_a_bad_room_is_refused_saying_why(client: TestClient, body: dict[str, An
 @pytest.mark.parametrize("body", [
     {}, {"game": 5}, {"game": "zeta", "seats": []}, {"game": "zeta", "seats": [{"kind": "open"}] * 9},
     {"game": "zeta", "private": "maybe"}, {"game": "zeta", "surprise": 1}, {"game": "zeta", "rules": {"x": 1.5}},
-    {"game": "zeta", "title": "x" * 65}, {"game": "zeta", "on_leave": "vanish"},
+    {"game": "zeta", "on_leave": "vanish"},
+    # strict: no coercion of what the schema says is a boolean or an integer
+    {"game": "zeta", "private": "yes"}, {"game": "zeta", "private": 1}, {"game": "zeta", "title": 5},
+    {"game": "zeta", "seats": [{"kind": "open"}, {"kind": "bot", "spec": 5}]},
 ])
 def test_a_malformed_room_body_is_a_validation_error(client: TestClient, body: dict[str, Any]) -> None:
-    assert client.post("/api/rooms", json=body).status_code == 422
+    before = client.get("/api/rooms", params={"open": False}).json()
+    refused = error(client.post("/api/rooms", json=body), 422, "bad_request")  # the one refusal shape
+    assert refused["message"].startswith("not a valid request")
+    assert client.get("/api/rooms", params={"open": False}).json() == before  # no room was made
+
+
+@pytest.mark.parametrize("body", [{"name": "Eve", "seat": "0"}, {"name": "Eve", "seat": True},
+                                  {"name": "Eve", "seat": 0.0}, {"name": 5}, {"name": "Eve", "invite": 7},
+                                  {"name": "Eve", "extra": 1}])
+def test_a_join_body_is_validated_strictly(client: TestClient, body: dict[str, Any]) -> None:
+    room = create(client)["room"]["id"]
+    error(client.post(f"/api/rooms/{room}/join", json=body), 422, "bad_request")
+    assert [s["status"] for s in client.get(f"/api/rooms/{room}").json()["seats"]] == ["open", "open"]
 
 
 def test_bodies_are_size_limited_and_depth_limited(client: TestClient) -> None:
@@ -235,25 +255,28 @@ def test_joining_returns_a_token_once_and_fills_the_seat(client: TestClient) -> 
     first = join(client, room, "  Alice  ")
     assert first["seat"] == 0 and len(first["token"]) >= 40
     assert first["room"]["seats"][0] == {"seat": 0, "label": "P1 Alice", "name": "Alice", "status": "taken",
-                                         "spec": "human"}
+                                         "spec": "human",
+                                         "history": [{"name": "Alice", "spec": "human", "from_version": 0}]}
     second = join(client, room, "Bob", seat=1)
     assert second["room"]["status"] == "playing" and second["token"] != first["token"]
     assert first["token"] not in client.get(f"/api/rooms/{room}").text
 
 
-@pytest.mark.parametrize(("name", "code"), [("", None), ("   ", "bad_name"), ("x" * 25, "bad_name"),
-                                            ("tab\there", None), ("bell\u0007", "bad_name"), ("(open)", "bad_name"),
-                                            ("x" * 65, None)])
+@pytest.mark.parametrize(("name", "code"), [
+    ("", "bad_name"), ("   ", "bad_name"), ("x" * 25, "bad_name"), ("x" * 65, "bad_name"), ("(open)", "bad_name"),
+    # one rule for control characters: any C0 (tab, newline too), DEL, C1 or line/paragraph separator is refused
+    ("tab\there", "bad_name"), ("new\nline", "bad_name"), ("bell\u0007", "bad_name"), ("nul\x00", "bad_name"),
+    ("esc\x1b[31m", "bad_name"), ("del\x7f", "bad_name"), ("c1\x85", "bad_name"), ("line\u2028sep", "bad_name"),
+    ("para\u2029sep", "bad_name"),
+    ("  Åsa   Berg 🙂 ", None)])
 def test_names_are_checked(client: TestClient, name: str, code: str | None) -> None:
     room = create(client)["room"]["id"]
     response = client.post(f"/api/rooms/{room}/join", json={"name": name})
     if code is None:
-        if name == "tab\there":
-            assert response.status_code == 200 and response.json()["room"]["seats"][0]["name"] == "tab here"
-        else:
-            assert response.status_code == 422
+        assert response.status_code == 200 and response.json()["room"]["seats"][0]["name"] == "Åsa Berg 🙂"
     else:
         error(response, 400, code)
+        assert client.get(f"/api/rooms/{room}").json()["seats"][0]["status"] == "open"  # the room is unchanged
 
 
 def test_a_taken_full_or_missing_seat_cannot_be_joined(client: TestClient) -> None:
@@ -320,8 +343,11 @@ def test_a_finished_game_is_a_record_that_replays_to_its_outcome(client: TestCli
     assert history["games"][0]["status"] == "finished"
     assert history["games"][0]["record_url"] == f"/api/rooms/{room}/records/1"
     assert history["games"][0]["outcome"]["winners"] == last["outcome"]["winners"]
-    error(client.get(f"/api/rooms/{room}/records/2"), 409, "not_finished")
-    assert client.get(f"/api/rooms/{room}/records/0").status_code == 422
+    assert record.meta["seat_history"] == [[{"name": "Alice", "spec": "human", "from_version": 0}],
+                                           [{"name": "Bob", "spec": "human", "from_version": 0}]]
+    error(client.get(f"/api/rooms/{room}/records/2"), 404, "no_such_game")  # the room never had a game 2
+    error(client.get(f"/api/rooms/{room}/records/999"), 404, "no_such_game")
+    error(client.get(f"/api/rooms/{room}/records/0"), 422, "bad_request")
     error(client.post(f"/api/rooms/{room}/join", json={"name": "Late"}), 409, "game_over")
 
 

@@ -63,6 +63,6 @@ async def load(base: str, ws_url: str, rooms: int) -> None:
 
 @pytest.mark.slow
 def test_fifty_rooms_at_once_lose_and_duplicate_nothing(tmp_path: Path) -> None:
-    settings = settings_for(f"sqlite:///{tmp_path / 'load.db'}", durable=True, bot_workers=2, bot_seconds=1.0)
+    settings = settings_for(f"sqlite:///{tmp_path / 'load.db'}", durable=True, bot_workers=2, bot_iterations=200)
     with LoopbackServer(settings) as server:
         asyncio.run(load(server.url, server.ws_url, 50))

@@ -37,6 +37,10 @@ async def scenario(a: ServerProcess, b: ServerProcess) -> None:
             players.append((room, SeatPlayer(b.ws_url, room, None, f"{room}:watch")))  # a spectator on B
         await asyncio.gather(*(p.play(timeout=30) for _, p in players))
         assert all(p.outcome is not None for _, p in players), [p for _, p in players if p.outcome is None]
+        for _, p in players:  # every socket, on either process, got a state for every accepted action
+            missing = sorted(set(range(p.versions[0], p.final_version + 1)) - set(p.versions))
+            assert missing == [], (p, missing)
+            assert p.versions == sorted(p.versions)  # in order
         for room, _ in rooms:
             record = Record.from_json((await client.get(f"{b.url}/api/rooms/{room}/records/1")).json())
             outcome = replay(record).outcome()
@@ -52,6 +56,7 @@ async def scenario(a: ServerProcess, b: ServerProcess) -> None:
         watcher = SeatPlayer(b.ws_url, bot_room, None, "bots")
         await watcher.play(timeout=30, act=False)
         assert watcher.outcome is not None
+        assert set(range(watcher.versions[0], watcher.final_version + 1)) <= set(watcher.versions)
 
         # a seat joined on A; its person leaves on B; A's socket of that seat is closed as revoked
         made = await client.post(f"{a.url}/api/rooms", json={"game": "zeta", "seats": [{"kind": "open"}] * 2})

@@ -285,6 +285,9 @@ def test_bots_move_through_the_table_and_never_block_the_others(sqlite_db: str) 
                 await ws.send_json({"type": "action", "action": state["legal"][-1], "version": state["version"]})
                 assert (await ws.receive())["type"] == "accepted"
             state = await ws.receive(timeout=30)
+            while state["type"] == "bot":  # where the bot's move stands, then its state
+                assert state["phase"] in ("queued", "thinking") and state["seat"] == 1
+                state = await ws.receive(timeout=30)
             assert state["type"] == "state"
         await ws.send_json({"type": "action", "action": "pass", "version": state["version"]})
         await expect_error(ws, "game_over")

@@ -65,9 +65,10 @@ class Pages:
         self.contexts: list[Any] = []
         self.errors: list[str] = []
 
-    def new(self, *, locale: str = "en-US", viewport: dict[str, int] | None = None) -> Any:
-        """A page in a new context (its own localStorage: another person)."""
-        context = self.browser.new_context(locale=locale, viewport=viewport or DESKTOP, accept_downloads=True)
+    def new(self, *, locale: str = "en-US", viewport: dict[str, int] | None = None, touch: bool = False) -> Any:
+        """A page in a new context (its own localStorage: another person); ``touch``: a phone's touch screen."""
+        context = self.browser.new_context(locale=locale, viewport=viewport or DESKTOP, accept_downloads=True,
+                                           **({"has_touch": True, "is_mobile": True} if touch else {}))
         context.set_default_timeout(30_000)
         self.contexts.append(context)
         page = context.new_page()
@@ -95,12 +96,14 @@ def shot(tmp_path_factory: pytest.TempPathFactory) -> Callable[[Any, str], Path]
     folder = DOCS_IMAGES if os.environ.get("CARDTABLE_WRITE_DOCS_IMAGES") == "1" else tmp_path_factory.mktemp("shots")
     folder.mkdir(parents=True, exist_ok=True)
 
-    def take(page: Any, name: str) -> Path:
+    def take(page: Any, name: str, full: bool = True) -> Path:
+        """The whole page from its top, or (``full=False``) just what the viewport shows now."""
         path = folder / f"{name}.png"
-        page.mouse.move(0, 0)
-        page.evaluate("document.activeElement && document.activeElement.blur(); window.scrollTo(0, 0)")
+        if full:
+            page.mouse.move(0, 0)
+            page.evaluate("document.activeElement && document.activeElement.blur(); window.scrollTo(0, 0)")
         page.wait_for_timeout(150)
-        page.screenshot(path=str(path), full_page=True, animations="disabled")
+        page.screenshot(path=str(path), full_page=full, animations="disabled")
         assert path.stat().st_size > 10_000
         if folder == DOCS_IMAGES:
             _shrink(path)

@@ -5,12 +5,17 @@ from __future__ import annotations
 import socket
 import threading
 import time
+from dataclasses import fields
 from pathlib import Path
+from typing import Any
 
 import uvicorn
 
 from cardtable.server import ServerSettings
 from cardtable.web import create_app
+
+SETTINGS = {f.name for f in fields(ServerSettings)}
+"""The server's settings (its bots' budget is iterations or seconds, whichever the server takes)."""
 
 
 def free_port() -> int:
@@ -23,10 +28,11 @@ def free_port() -> int:
 class LiveServer:
     """The web package's ``create_app`` served by uvicorn on 127.0.0.1:port until ``stop``."""
 
-    def __init__(self, db: Path, port: int | None = None, bot_seconds: float = 0.3) -> None:
+    def __init__(self, db: Path, port: int | None = None, bot_seconds: float = 0.3, bot_iterations: int = 300) -> None:
         self.db = db
         self.port = port or free_port()
         self.bot_seconds = bot_seconds
+        self.bot_iterations = bot_iterations
         self.server: uvicorn.Server | None = None
         self.thread: threading.Thread | None = None
 
@@ -37,8 +43,10 @@ class LiveServer:
 
     def start(self) -> LiveServer:
         """Start serving and wait until the port answers."""
+        budget: dict[str, Any] = ({"bot_iterations": self.bot_iterations} if "bot_iterations" in SETTINGS
+                                  else {"bot_seconds": self.bot_seconds})
         app = create_app(ServerSettings(db=f"sqlite:///{self.db}", durable=False, bot_executor="thread",
-                                        bot_workers=1, bot_seconds=self.bot_seconds, hello_timeout=5.0))
+                                        bot_workers=1, hello_timeout=5.0, **budget))
         config = uvicorn.Config(app, host="127.0.0.1", port=self.port, log_level="warning", ws_max_size=65_536,
                                 lifespan="on")
         self.server = uvicorn.Server(config)

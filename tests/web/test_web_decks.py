@@ -26,6 +26,8 @@ def test_zeta_r6_the_builder_rejects_a_26_card_deck_with_the_reason(server: Any,
     page.wait_for_selector("#deck-problems li[data-code=size]")
     assert page.inner_text("#deck-problems") == "26 cards, but a deck holds exactly 25: remove 1."
     assert page.is_disabled("[data-key=use]")
+    # an illegal deck is not saved (it would replace a legal one of its name, and the lobby offers saved decks)
+    assert page.is_disabled("[data-key=save]")
     # over a copy limit as well: every problem is listed
     page.click("[data-key=plus-hexer]")
     page.wait_for_selector("#deck-problems li[data-code=limit]")
@@ -80,7 +82,13 @@ def test_uta_r2_option_cards_within_the_budget_of_28(server: Any, pages: Any, sh
         page.click("[data-key='add-0-strip']")
     page.wait_for_selector("#options-problems.bad")
     assert "the budget is 28" in page.inner_text("#options-problems")
-    page.click("[data-key='rm-0-strip']")
-    page.click("[data-key='rm-0-strip']")
+    # every problem at once, cards named by their titles: a third Strip is over the copy limit too (UTA-R2)
+    page.click("[data-key='add-0-strip']")
+    page.wait_for_selector("#options-problems li[data-code=too_many_copies]")
+    problems = page.inner_text("#options-problems")
+    assert "the budget is 28" in problems and "3 copies of Strip" in problems, problems
+    assert page.is_disabled("[data-key=save-options]")
+    for _ in range(3):
+        page.click("[data-key='rm-0-strip']")
     page.wait_for_selector("#options-problems.ok")
     both_sizes(page, shot, "decks-utahime")

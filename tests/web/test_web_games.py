@@ -54,6 +54,10 @@ def test_oscilloscope_solo_to_the_end(server: Any, pages: Any, shot: Any, api: A
 
     play_to_end(page, move, max_moves=150)
     assert page.inner_text(".end-card h2").startswith("Solo game over: score")
+    # OSC-R60: a score attack has no winner; the detail line counts the noise in words
+    page.wait_for_selector(".log-line:has-text('Game over: the solo score is')")
+    assert "wins" not in page.inner_text("#log li:last-child")
+    assert page.inner_text(".end-card .end-detail").startswith("Counted noise: ")
 
 
 def test_oscilloscope_three_players_against_two_bots(server: Any, pages: Any, shot: Any, api: Any) -> None:

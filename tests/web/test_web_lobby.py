@@ -45,7 +45,7 @@ def test_lobby_room_with_variants_played_to_the_end_against_a_bot(server: Any, p
         play_to_end(page, move, max_moves=60)
     page.wait_for_selector(".end-card")
     end = page.inner_text(".end-card h2")
-    assert end in ("You win!", "P2 (random) wins", "Draw")
+    assert end in ("You win!", "P2 (random moves) wins", "Draw")  # the bot named as the lobby names it
     both_sizes(page, shot, "room-zeta-end")
     # the record downloads, and is what `cardtable replay` reads
     with page.expect_download() as info:

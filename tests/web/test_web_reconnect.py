@@ -9,12 +9,12 @@ import pytest
 
 from .conftest import Api
 from .live import LiveServer
-from .play import hold_seat, log_index, wait_moved, wait_turn
+from .play import both_sizes, hold_seat, log_index, wait_moved, wait_turn
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 
-def test_a_server_restart_is_survived_and_a_move_made_meanwhile_is_played(tmp_path: Any, pages: Any) -> None:
+def test_a_server_restart_is_survived_and_a_move_made_meanwhile_is_played(tmp_path: Any, pages: Any, shot: Any) -> None:
     db = tmp_path / "restart.db"
     first = LiveServer(db).start()
     api = Api(first.url)
@@ -31,6 +31,10 @@ def test_a_server_restart_is_survived_and_a_move_made_meanwhile_is_played(tmp_pa
         # a move while the server is down waits, then goes out once the room is back at the same version
         page.fill("#command", "pass")
         page.press("#command", "Enter")
+        # the banner says the move waits instead of still saying "Your turn"
+        page.wait_for_selector(".banner.queued:has-text('Move queued, waiting for the server')")
+        assert page.query_selector(".banner.mine") is None
+        both_sizes(page, shot, "room-queued")
         second = LiveServer(db, port=first.port).start()
         try:
             page.wait_for_selector("#conn.conn-open", timeout=20_000)

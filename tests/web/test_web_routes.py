@@ -26,7 +26,7 @@ CLIENT = Path(str(i18n.client_dir()))
 @pytest.fixture(scope="module")
 def client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
     db = tmp_path_factory.mktemp("routes") / "rooms.db"
-    app = create_app(ServerSettings(db=f"sqlite:///{db}", durable=False, bot_executor="thread", bot_seconds=0.2))
+    app = create_app(ServerSettings(db=f"sqlite:///{db}", durable=False, bot_executor="thread", bot_iterations=100))
     with TestClient(app) as c:
         yield c
 

@@ -53,6 +53,8 @@ SPEC_HELP: dict[str, str] = {
     "heuristic[:epsilon=E]": "the game's casual-player strategy (random action with probability E)",
     "ismcts[:LEVEL|iterations=N|seconds=S|c=C|rollout=random|heuristic|expand=random|heuristic|widen=W|bias=B|epsilon=E|depth=D, ...]":
         "information-set MCTS; LEVEL is easy, normal (default) or hard",
+    "learned[:weights=PATH|temperature=T]": "the network learned by self-play: one call a move (docs/learned.md)",
+    "ismcts:learned[,iterations=N|seconds=S|c=C|mix=M|weights=PATH]": "ISMCTS guided by that network (PUCT priors, value at the leaves)",
     "easy / normal / hard": "difficulty levels: " + ", ".join(f"{k} = {v}" for k, v in DIFFICULTIES.items()),
 }
 """The valid specs, for help texts and error messages."""
@@ -87,7 +89,7 @@ def parse_spec(text: str) -> AgentSpec:
         if rest:
             raise AgentSpecError(text, f"the difficulty {name!r} takes no options")
         return parse_spec(DIFFICULTIES[name])
-    if name not in ("random", "heuristic", "ismcts"):
+    if name not in ("random", "heuristic", "ismcts", "learned"):
         raise AgentSpecError(text, f"unknown agent {name!r}")
     level: str | None = None
     options: dict[str, str] = {}
@@ -97,6 +99,9 @@ def parse_spec(text: str) -> AgentSpec:
         key, sep, value = part.partition("=")
         key = key.strip().lower()
         if not sep:
+            if key == "learned" and name == "ismcts" and "learned" not in options:
+                options["learned"] = ""  # the network guides the search (cardtable.agents.learned)
+                continue
             if key not in LEVELS:
                 raise AgentSpecError(text, f"unknown level or option {part!r} (levels: {', '.join(LEVELS)})")
             if name != "ismcts":
@@ -108,6 +113,10 @@ def parse_spec(text: str) -> AgentSpec:
         if key in options:
             raise AgentSpecError(text, f"option {key!r} given twice")
         options[key] = value.strip()
+    if "learned" in options or name == "learned":
+        if level is not None:
+            raise AgentSpecError(text, "a learned agent has no levels")
+        return AgentSpec(name, None, options, raw)  # cardtable.agents.learned checks its options
     allowed = {"random": set(), "heuristic": {"epsilon"},
                "ismcts": {"iterations", "iters", "seconds", "c", "rollout", "expand", "widen", "bias", "epsilon", "depth"}}[name]
     for key in options:
@@ -168,6 +177,14 @@ def make_agent(spec: str, game: Game[Any]) -> Agent:
         epsilon = _number(parsed, "epsilon", float) if "epsilon" in parsed.options else 0.0
         try:
             return HeuristicAgent(heuristic_for(game.name), epsilon, spec=parsed.text)
+        except ValueError as exc:
+            raise AgentSpecError(spec, str(exc)) from None
+    if parsed.kind == "learned" or "learned" in parsed.options:
+        from .learned.build import make_learned
+
+        options = {k: v for k, v in parsed.options.items() if k != "learned"}
+        try:
+            return make_learned(game, parsed.kind == "ismcts", options, parsed.text)
         except ValueError as exc:
             raise AgentSpecError(spec, str(exc)) from None
     cfg = search_config(parsed, game)

@@ -21,7 +21,8 @@ if TYPE_CHECKING:
 AGENT_HELP = ("Agent spec: random; heuristic[:epsilon=E]; ismcts[:OPTION,...] with OPTION a level "
               "(easy, normal, hard) or iterations=N, seconds=S, c=C, rollout=random|heuristic, "
               "expand=random|heuristic, widen=W, bias=B, epsilon=E, depth=D; or a difficulty: "
-              "easy, normal, hard.")
+              "easy, normal, hard; or the network learned by self-play: learned[:weights=PATH,temperature=T], "
+              "ismcts:learned[,iterations=N,seconds=S,c=C,mix=M,weights=PATH].")
 """The agent specs in words (the same forms as ``cardtable.agents.SPEC_HELP``; written out here so that
 ``cardtable arena --help`` imports no agent)."""
 
@@ -36,7 +37,7 @@ def arena(
     rules: Annotated[list[str] | None, typer.Option("--rules", "-r", help="Rule flag as flag=value (repeatable).")] = None,
     setup: Annotated[list[str] | None, typer.Option("--setup", help="Setup option as key=value (repeatable).")] = None,
     players: Annotated[int | None, typer.Option(help="Number of players, where the game allows several.")] = None,
-    deck: Annotated[list[str] | None, typer.Option(help="Zeta deck: preset name, 'random' or a TOML file.")] = None,
+    deck: Annotated[list[str] | None, typer.Option(help="A deck, for a game with deck files: preset name, 'random' or a TOML file.")] = None,
     records: Annotated[Path | None, typer.Option(help="Write every game's record to this directory.")] = None,
     max_actions: Annotated[int | None, typer.Option(help="Stop a game after this many actions (a draw).")] = None,
     json_out: Annotated[bool, typer.Option("--json", help="Print the summary as JSON.")] = False,

@@ -27,6 +27,8 @@ LAZY_COMMANDS: dict[str, tuple[str, str]] = {
     "print": ("cardtable.cli.print_cmd", "Print-and-play PDF sheets of a game's cards."),
     "serve": ("cardtable.cli.serve_cmd", "Serve online rooms: the lobby page, the API and its docs."),
     "lab": ("cardtable.cli.lab_cmd", "The balance lab: many stored games, seat advantage, card strength, variants."),
+    "cards": ("cardtable.cli.cards_cmd", "Card sets: a game's numbers as a file to edit, check and play (--cards)."),
+    "train": ("cardtable.cli.train_cmd", "Train the network of the learned agents by self-play (needs the train extra)."),
 }
 """Commands defined in their own modules: name -> (module with ``register(app)``, one-line help)."""
 
@@ -167,7 +169,7 @@ def demo(
     game: Annotated[str, typer.Argument(help="Game name (see `cardtable games`).")] = "zeta",
     seed: Annotated[int, typer.Option(help="Seed of the game.")] = 1,
     rules: RulesOpt = None,
-    deck: Annotated[list[str] | None, typer.Option(help="Zeta deck: preset name, 'random' or a TOML file.")] = None,
+    deck: Annotated[list[str] | None, typer.Option(help="A deck (games with deck files, one per seat or one for all): preset name, 'random' or a TOML file.")] = None,
     players: Annotated[int | None, typer.Option(help="Number of players, where the game allows several.")] = None,
     save: Annotated[Path | None, typer.Option(help="Write the record to this file.")] = None,
 ) -> None:
@@ -358,31 +360,46 @@ def _bench_builds(game: str, seconds: float) -> None:
     out.print(table)
 
 
-deck_app = typer.Typer(help="Check and generate Zeta decks.", no_args_is_help=True, rich_markup_mode=None)
+deck_app = typer.Typer(help="Check, generate and show deck files (of the games that have decks: see `cardtable games`).",
+                       no_args_is_help=True, rich_markup_mode=None)
 app.add_typer(deck_app, name="deck")
+
+DeckGameOpt = Annotated[str | None, typer.Option(
+    "--game", help="The game whose decks (default: the one game with deck files).")]
+
+
+def _deck_game(game: str | None, rules: list[str] | None) -> tuple[Any, Any]:
+    """The game (with ``--rules``) and its kit's decks facet for a ``deck`` command; exit 2 if there is none."""
+    from cardtable.cli.options import deck_book, fail, games_with_decks, load_with_flags
+
+    if game is None:
+        having = games_with_decks()
+        if len(having) != 1:
+            fail(f"name the game with --game (the games with decks: {', '.join(having) or 'none'})")
+        game = having[0]
+    book = deck_book(game, "deck")
+    return load_with_flags(game, rules), book
 
 
 @deck_app.command("check")
 def deck_check(
     file: Annotated[Path, typer.Argument(help="A TOML deck file.")],
+    game: DeckGameOpt = None,
     rules: RulesOpt = None,
 ) -> None:
-    """Check a Zeta deck file against the deck-construction rules (ZETA-R6) and list every problem."""
-    from cardtable.cli.options import console, err_console, load_with_flags
-    from cardtable.games.zeta.decks import check_deck_file
+    """Check a deck file against the game's deck-construction rules and list every problem."""
+    from cardtable.cli.options import console, err_console
 
-    g = load_with_flags("zeta", rules)
-    report = check_deck_file(file, deck_size=g.rules.deck_size, limits=g.rules.construction_limits)
+    g, book = _deck_game(game, rules)
+    report = book.check_file(file, g)
     if report.problems:
         err = err_console()
         count = len(report.problems)
         err.print(f"deck {report.name!r} is not legal: {count} problem{'s' if count != 1 else ''} ({file})")
         for k, problem in enumerate(report.problems, 1):
             err.print(f"  {k}. {problem}")
-        if any("unknown card id" in p for p in report.problems):
-            from cardtable.games.zeta.cards import CARD_BY_ID
-
-            err.print(f"valid card ids: {', '.join(CARD_BY_ID)}")
+        if report.advice:
+            err.print(report.advice)
         raise typer.Exit(1)
     console().print(f"deck {report.name!r} is legal: {report.size} cards")
 
@@ -391,34 +408,37 @@ def deck_check(
 def deck_random(
     seed: Annotated[int | None, typer.Option(help="Seed of the generator (default: a fresh one, printed).")] = None,
     name: Annotated[str, typer.Option(help="Name of the deck.")] = "random",
+    game: DeckGameOpt = None,
     rules: RulesOpt = None,
 ) -> None:
-    """Print a uniformly random legal Zeta deck as TOML (its first line names the seed)."""
+    """Print a uniformly random legal deck as TOML (its first line names the seed)."""
     import random
     import secrets
 
-    from cardtable.cli.options import fail, load_with_flags
-    from cardtable.games.zeta.decks import random_deck
+    from cardtable.cli.options import fail
 
-    g = load_with_flags("zeta", rules)
+    g, book = _deck_game(game, rules)
     used = secrets.randbelow(2**31) if seed is None else seed
     try:
-        deck = random_deck(random.Random(used), deck_size=g.rules.deck_size, name=name)
+        text = book.random_toml(random.Random(used), g, name)
     except ValueError as exc:
         fail(str(exc))
     typer.echo(f"# cardtable deck random --seed {used}")
-    typer.echo(deck.to_toml(), nl=False)
+    typer.echo(text, nl=False)
 
 
 @deck_app.command("show")
-def deck_show(preset_name: Annotated[str, typer.Argument(help="Preset name.")]) -> None:
+def deck_show(
+    preset_name: Annotated[str, typer.Argument(help="Preset name.")],
+    game: DeckGameOpt = None,
+) -> None:
     """Print one of the project's preset decks as TOML."""
     from cardtable.cli.options import fail
-    from cardtable.games.zeta.decks import DeckError, preset
 
+    _, book = _deck_game(game, None)
     try:
-        typer.echo(preset(preset_name).to_toml(), nl=False)
-    except DeckError as exc:
+        typer.echo(book.preset_toml(preset_name), nl=False)
+    except ValueError as exc:
         fail(str(exc))
 
 

@@ -60,6 +60,24 @@ def load_with_flags(name: str, rules: Sequence[str] | None) -> cardtable.Game[An
         fail(str(exc))
 
 
+def deck_book(name: str, what: str) -> Any:
+    """The kit's ``decks`` facet of game ``name``, or exit 2 naming the games that have decks."""
+    from cardtable.core.registry import entries, part
+
+    book = part(name, "decks", required=False)
+    if book is None:
+        having = [kit.name for kit in entries() if kit.decks]
+        fail(f"{what}: {name} has no deck files; the games with decks: {', '.join(having) or 'none'}")
+    return book
+
+
+def games_with_decks() -> list[str]:
+    """The games whose kits have deck files (``cardtable deck``), by name."""
+    from cardtable.core.registry import entries
+
+    return [kit.name for kit in entries() if kit.decks]
+
+
 def setup_from_options(name: str, decks: Sequence[str] | None, players: int | None,
                        items: Sequence[str] = ()) -> dict[str, Any]:
     """Translate ``--setup key=value``, ``--deck`` and ``--players`` into a game's setup keywords."""
@@ -70,22 +88,16 @@ def setup_from_options(name: str, decks: Sequence[str] | None, players: int | No
     except ValueError as exc:
         fail(str(exc))
     if decks:
-        if name != "zeta":
-            fail("--deck applies to zeta only")
-        from cardtable.games.zeta.decks import PRESET_NAMES, DeckError, load_deck_file
-
+        book = deck_book(name, "--deck")
         specs: list[Any] = []
         for d in decks:
-            if d in PRESET_NAMES or d == "random":
-                specs.append(d)
-            else:
-                try:
-                    specs.append(load_deck_file(d).to_json())
-                except DeckError as exc:
-                    fail(str(exc))
+            try:
+                specs.append(book.setup_entry(d))
+            except ValueError as exc:
+                fail(str(exc))
         if len(specs) == 1:
             specs.append(specs[0])
-        setup["decks"] = specs
+        setup[book.setup_key] = specs
     if players is not None:
         setup["players"] = players
     return setup

@@ -33,9 +33,10 @@ def play(
                      "hard, ismcts:hard ... Seats left over are people (hot-seat).")] = None,
     seat: Annotated[int | None, typer.Option(help="Your seat, 1 to N (default 1).")] = None,
     deck: Annotated[list[str] | None, typer.Option(
-        help="Zeta deck: preset name, 'random' or a TOML file (once for both seats, or twice).")] = None,
+        help="A deck, for a game with deck files: preset name, 'random' or a TOML file (once for both seats, or twice).")] = None,
     seed: Annotated[int | None, typer.Option(help="Seed of the game (default: a fresh one).")] = None,
     rules: RulesOpt = None,
+    cards: Annotated[Path | None, typer.Option(help="A card-set file (cardtable cards export GAME).")] = None,
     setup: Annotated[list[str] | None, typer.Option(
         "--setup", help="Setup option as key=value (repeatable), e.g. option_set=designer_example for Utahime.")] = None,
     resume: Annotated[Path | None, typer.Option(
@@ -61,7 +62,7 @@ def play(
     if layout not in ("auto", "compact", "full"):
         fail(f"--layout takes auto, compact or full; got {layout!r}")
     if resume is not None:
-        if game is not None or rules or setup or deck or seed is not None or players is not None:
+        if game is not None or rules or cards or setup or deck or seed is not None or players is not None:
             fail("--resume continues a saved game with its own game, rules and setup; give only --vs/--seat with it")
         try:
             record = Record.load(resume)
@@ -77,7 +78,9 @@ def play(
     else:
         if game is None:
             fail("name a game (zeta, oscilloscope, utahime) or give --resume FILE")
-        g = load_with_flags(game, rules)
+        from cardtable.cli.cards_cmd import rules_with_cards
+
+        g = load_with_flags(game, rules_with_cards(game, rules, cards))
         setup_players: int | None = players
         if players is not None and g.min_players == g.max_players:
             if players != g.min_players:

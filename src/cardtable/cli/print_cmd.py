@@ -23,6 +23,7 @@ __all__ = ["print_cards", "register"]
 OPTION_GROUPS: tuple[tuple[frozenset[str], str], ...] = (
     (frozenset({"decks", "skins", "no_limits"}), "--deck, --skin and --no-limits apply"),
     (frozenset({"options"}), "--options applies"),
+    (frozenset({"cards", "lang", "only_changed"}), "--cards, --lang and --only-changed apply"),
 )
 """The game options of the command, as the printers' ``takes`` name them, and how a refusal names them."""
 
@@ -53,6 +54,14 @@ def print_cards(
     paper: Annotated[str, typer.Option(help="Paper size: a4 or letter.")] = "a4",
     card: Annotated[str, typer.Option(help="Card size WIDTHxHEIGHT in mm (Zeta: within 70x96).")] = "63x88",
     bleed: Annotated[float, typer.Option(help="Bleed around every card in mm (0 to 5).")] = 2.0,
+    cards: Annotated[Path | None, typer.Option(
+        help="Zeta: a card-set file: its numbers, with its name and hash on every card.")] = None,
+    lang: Annotated[str | None, typer.Option(
+        help="Zeta: ja or en: the card text in that language, nothing under 7 pt.")] = None,
+    only_changed: Annotated[Path | None, typer.Option(
+        "--only-changed", help="Zeta: an earlier card-set file: print only the cards whose numbers changed.")] = None,
+    png: Annotated[Path | None, typer.Option(
+        help="Also write one 300 dpi picture per card face and back into this folder.")] = None,
 ) -> None:
     """Write print-and-play sheets of a game's cards: fronts, mirrored backs for duplex, crop marks."""
     try:
@@ -67,9 +76,11 @@ def print_cards(
             _fail(f"the game {game!r} has no printable cards; games with cards to print: {', '.join(printers)}")
         _fail(f"unknown game {game!r}; choose one of: {', '.join(printers)}")
         return
-    chosen = PrintOptions(decks=tuple(deck or ()), skins=tuple(skin or ()), no_limits=no_limits, options=options)
+    chosen = PrintOptions(decks=tuple(deck or ()), skins=tuple(skin or ()), no_limits=no_limits, options=options,
+                          cards=cards, lang=lang, only_changed=only_changed)
     given = {"decks": bool(chosen.decks), "skins": bool(chosen.skins), "no_limits": no_limits,
-             "options": options is not None}
+             "options": options is not None, "cards": cards is not None, "lang": lang is not None,
+             "only_changed": only_changed is not None}
     for names, words in OPTION_GROUPS:
         if any(given[n] for n in names) and not names <= printer.takes:
             takers = [name for name, p in printers.items() if names <= p.takes]
@@ -79,10 +90,18 @@ def print_cards(
     try:
         result = _render(printer, chosen, paper, card, bleed)
         result.write(output)
+        pictures = []
+        if png is not None:
+            from cardtable.printing.images import write_card_images
+
+            pictures = write_card_images(result, png)
     except PrintError as exc:
         _fail(str(exc))
         return
     _report(game, output, result)
+    if png is not None:
+        console.print(f"wrote {len(pictures) - 1} pictures (300 dpi, a front and a back per card) into "
+                      f"{escape(str(png))}; index.txt names them")
 
 
 def _printers() -> dict[str, GamePrinter]:

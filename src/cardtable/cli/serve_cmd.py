@@ -3,52 +3,86 @@
 from __future__ import annotations
 
 import os
-from typing import Annotated
+from pathlib import Path
+from typing import Annotated, Any
 
 import typer
-
-from cardtable.store import DEFAULT_URL
-
-WS_MAX_BYTES = 65_536
-"""The largest websocket frame uvicorn accepts (the server refuses messages over 16 KiB itself)."""
 
 
 def serve(
     host: Annotated[str, typer.Option(help="Address to listen on (0.0.0.0: every interface).")] = "127.0.0.1",
     port: Annotated[int, typer.Option(help="Port to listen on.")] = 8000,
-    db: Annotated[str, typer.Option(help="SQLAlchemy database URL (default: the file cardtable.db here; "
-                                         "postgresql+psycopg://user:pw@host/db for several processes).")] = DEFAULT_URL,
-    bot_seconds: Annotated[float, typer.Option(help="The most seconds a bot may think per move.")] = 2.0,
-    bot_workers: Annotated[int, typer.Option(help="Processes computing bot moves.")] = 2,
+    db: Annotated[str | None, typer.Option(
+        help="SQLAlchemy database URL (default: $CARDTABLE_DB_URL, else the file named by $CARDTABLE_DB_URL_FILE, "
+             "else the file cardtable.db here). A URL with a password belongs in the variable or --db-file, "
+             "never on a command line, where ps shows it.")] = None,
+    db_file: Annotated[Path | None, typer.Option(help="A file holding the database URL (its first line).")] = None,
+    bot_iterations: Annotated[int, typer.Option(
+        help="The most search iterations a bot may spend on a move (its budget; never wall-clock time).")] = 5000,
+    bot_workers: Annotated[int, typer.Option(help="Processes computing bot moves (or CPUs of a local Ray).")] = 2,
+    bot_executor: Annotated[str, typer.Option(
+        help="Where bots think: process (local workers) or ray (a Ray cluster: each node adds capacity).")] = "process",
+    ray_address: Annotated[str | None, typer.Option(
+        help="With --bot-executor ray: the cluster to join (auto, ray://host:10001); none starts one here.")] = None,
     workers: Annotated[int, typer.Option(help="Server processes (PostgreSQL only for more than 1).")] = 1,
+    join_limit: Annotated[str, typer.Option(help="Joins one address may attempt (a rate: 60/minute).")] = "60/minute",
+    invite_limit: Annotated[str, typer.Option(help="Wrong invite codes one address may send.")] = "10/minute",
+    group_commits: Annotated[bool, typer.Option(
+        help="Store the actions of all rooms arriving during a commit together in the next one.")] = True,
+    ws_compression: Annotated[bool, typer.Option(
+        help="Compress websocket messages (permessage-deflate): less traffic, more CPU per message.")] = False,
     log_level: Annotated[str, typer.Option(help="uvicorn's log level.")] = "info",
 ) -> None:
     """Serve online rooms: the lobby page at /, the API at /api, and /docs."""
     import uvicorn
+    from limits import parse
 
     from cardtable.server import ServerSettings
+    from cardtable.server.bench import WS_MAX_BYTES
+    from cardtable.server.bots import ExecutorKind
+    from cardtable.server.services import DB_URL_ENV, SettingsError, database_url
     from cardtable.web import create_app
 
-    if bot_seconds <= 0 or bot_workers < 1 or workers < 1:
-        raise typer.BadParameter("--bot-seconds must be positive; --bot-workers and --workers at least 1")
+    if bot_iterations < 1 or bot_workers < 1 or workers < 1:
+        raise typer.BadParameter("--bot-iterations, --bot-workers and --workers must be at least 1")
+    if bot_executor not in ("process", "ray"):
+        raise typer.BadParameter(f"--bot-executor is process or ray, not {bot_executor!r}")
+    try:
+        url = database_url(db, db_file)
+    except SettingsError as exc:
+        raise typer.BadParameter(str(exc)) from None
+    for option, rate in (("--join-limit", join_limit), ("--invite-limit", invite_limit)):
+        try:
+            parse(rate)
+        except ValueError:
+            raise typer.BadParameter(f"{option} is a rate such as 60/minute, not {rate!r}") from None
     if workers > 1:
-        if db.startswith("sqlite"):
+        if url.startswith("sqlite"):
             raise typer.BadParameter("several --workers need PostgreSQL (--db postgresql+psycopg://...)")
-        os.environ.update(CARDTABLE_DB=db, CARDTABLE_BOT_SECONDS=str(bot_seconds), CARDTABLE_BOT_WORKERS=str(bot_workers))
+        os.environ.pop("CARDTABLE_DB_URL_FILE", None)
+        os.environ.update({DB_URL_ENV: url, "CARDTABLE_BOT_ITERATIONS": str(bot_iterations),
+                           "CARDTABLE_BOT_WORKERS": str(bot_workers), "CARDTABLE_BOT_EXECUTOR": bot_executor,
+                           "CARDTABLE_RAY_ADDRESS": ray_address or "", "CARDTABLE_JOIN_LIMIT": join_limit,
+                           "CARDTABLE_INVITE_LIMIT": invite_limit,
+                           "CARDTABLE_GROUP_COMMITS": "1" if group_commits else "0"})
         uvicorn.run("cardtable.web.app:app_from_env", factory=True, host=host, port=port, workers=workers,
-                    ws_max_size=WS_MAX_BYTES, log_level=log_level)
+                    ws_max_size=WS_MAX_BYTES, ws_per_message_deflate=ws_compression, log_level=log_level)
         return
-    app = create_app(ServerSettings(db=db, bot_seconds=bot_seconds, bot_workers=bot_workers))
-    uvicorn.run(app, host=host, port=port, ws_max_size=WS_MAX_BYTES, log_level=log_level)
+    app = create_app(ServerSettings(db=url, bot_iterations=bot_iterations, bot_workers=bot_workers,
+                                    bot_executor=ExecutorKind(bot_executor), ray_address=ray_address,
+                                    join_rate=join_limit, invite_rate=invite_limit, group_commits=group_commits))
+    uvicorn.run(app, host=host, port=port, ws_max_size=WS_MAX_BYTES, ws_per_message_deflate=ws_compression,
+                log_level=log_level)
 
 
-def run_bench_server(rooms: int = 20, seconds: float = 10.0, db: str | None = None) -> None:
-    """``cardtable bench server``: action latency over loopback, printed as a table."""
+def run_bench_server(rooms: int = 20, seconds: float = 10.0, db: str | None = None, **options: Any) -> None:
+    """``cardtable bench server``: action latency over loopback, printed as a table (``options``: those of
+    :func:`cardtable.server.bench.bench_server`)."""
     from rich.console import Console
 
     from cardtable.server.bench import bench_server, format_result
 
-    result = bench_server(rooms=rooms, seconds=seconds, db=db)
+    result = bench_server(rooms=rooms, seconds=seconds, db=db, **options)
     Console().print(format_result(result))
 
 
@@ -62,9 +96,12 @@ def _main() -> None:  # pragma: no cover - ``python -m cardtable.cli.serve_cmd s
     register(cli)
 
     @cli.command("bench-server")
-    def _bench(rooms: int = 20, seconds: float = 10.0, db: str | None = None) -> None:
-        """Action latency over loopback."""
-        run_bench_server(rooms, seconds, db)
+    def _bench(rooms: int = 20, seconds: float = 10.0, bot: str = "random", bot_rooms: str = "half",
+               processes: int = 1, game: str | None = None, group_commits: bool = True,
+               compression: bool = False) -> None:
+        """Action latency over loopback (the database: $CARDTABLE_DB_URL, else a temporary SQLite file)."""
+        run_bench_server(rooms, seconds, os.environ.get("CARDTABLE_DB_URL") or None, bot=bot, bot_rooms=bot_rooms,
+                         processes=processes, game=game, group_commits=group_commits, compression=compression)
 
     cli()
 

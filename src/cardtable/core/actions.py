@@ -15,7 +15,7 @@ from typing import Final
 from .game import Action
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class Pass(Action):
     """Do nothing (more) now: the game's rule says when a pass is allowed."""
 
@@ -27,7 +27,7 @@ class Pass(Action):
         return 0x427b1a
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class Decline(Action):
     """Refuse a pending optional effect (a "may" of the rulebook)."""
 

@@ -56,6 +56,8 @@ class ErrorCode(StrEnum):
     NO_SUCH_STEP = "no_such_step"
     BAD_DECK = "bad_deck"
     PRINT_FAILED = "print_failed"
+    RATE_LIMITED = "rate_limited"
+    NO_SUCH_GAME = "no_such_game"
 
 
 class CardtableError(ValueError):

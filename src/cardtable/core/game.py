@@ -20,7 +20,7 @@ from mypy_extensions import mypyc_attr
 
 from . import jsonpos
 from .errors import IllegalAction, InvalidAction, InvalidPosition
-from .events import SETUP_MOVE, Event
+from .events import Event
 from .rng import clone_rng, fresh_seed, rng_from_json, rng_to_json
 from .rules import RulesBase
 
@@ -37,6 +37,33 @@ class Action:
 
     def __str__(self) -> str:  # pragma: no cover - every action class overrides it
         raise NotImplementedError
+
+    def __repr__(self) -> str:
+        """Code that builds the action again from its notation, e.g. ``Place.parse('hexer@a1')``."""
+        return f"{type(self).__name__}.parse({str(self)!r})"
+
+    @classmethod
+    def parse(cls, text: str, **flags: Any) -> Action:
+        """The action of this class that ``text`` names, read by its game under ``flags`` (the defaults if none).
+
+        A variant that changes what a notation means (Zeta's board size) needs its flags here, as it
+        does in ``load_game``. An action no game owns (``Pass``, ``Decline``) is read on its own.
+        """
+        from . import registry  # the registry imports this module's users
+
+        name = registry.game_of_module(getattr(cls, "__module__", ""))  # noqa: B009 - compiled classes reach it only so
+        if name is None:
+            try:
+                plain = cls()
+            except TypeError:
+                raise InvalidAction(text, f"{cls.__name__} belongs to no registered game") from None
+            if str(plain) != text:
+                raise InvalidAction(text, f"a {cls.__name__} is written {str(plain)!r}")
+            return plain
+        action = registry.load_game(name, **flags).parse_action(text)
+        if not isinstance(action, cls):
+            raise InvalidAction(text, f"it is a {type(action).__name__}, not a {cls.__name__}", game=name)
+        return action
 
 
 @dataclass(frozen=True)
@@ -123,28 +150,18 @@ class Game(Generic[RulesT], metaclass=ABCMeta):
         normal = self.normalize_setup(setup)
         if not record_events:
             return self._new_state(seed, normal, random.Random(seed))
-        state = self._new_recording_state(seed, normal, random.Random(seed))
-        log = state._events
-        if log is not None:  # the setup's events, turn 1's included, belong to the setup (rows stay rows)
-            keep_codes = state.codes_carry_setup
-            for i, row in enumerate(log):
-                if type(row) is int:
-                    if keep_codes:
-                        continue
-                    row = state._decode_event(row)
-                if row[4] != SETUP_MOVE:
-                    kind, public, secret, to = row[0], row[1], row[2], row[3]
-                    log[i] = (kind, public, secret, to, SETUP_MOVE) if type(row) is tuple else \
-                        Event(kind, public, secret, to, SETUP_MOVE)
-                else:
-                    log[i] = row
-        return state
+        return self._new_recording_state(seed, normal, random.Random(seed))
 
     def _new_recording_state(self, seed: int, setup: dict[str, Any], rng: random.Random) -> State:
-        """The initial state with its log on and the setup's events in it (a game may record while it deals)."""
+        """The initial state with its log on and the setup's events in it (a game may record while it deals).
+
+        While the setup logs, ``move_base`` is 0, so its entries (turn 1's included) say ``SETUP_MOVE``.
+        """
         state = self._new_state(seed, setup, rng)
+        state.move_base = 0
         state.record_events()
         state._setup_events()
+        state.move_base = 1
         return state
 
     def normalize_setup(self, setup: Mapping[str, Any]) -> dict[str, Any]:
@@ -338,8 +355,9 @@ class State(metaclass=ABCMeta):
     _rng: random.Random
     _rng_shared: bool = False
     """True while ``_rng`` may be shared with a clone: the first draw then copies it (copy on write)."""
-    codes_carry_setup: ClassVar[bool] = False
-    """True if the compact codes the setup logs already say ``SETUP_MOVE`` (``new_game`` leaves them as they are)."""
+    move_base: int = 1
+    """What a log entry adds to the index in ``history`` of the action it belongs to: 1 in play, 0 while
+    the setup logs, so an entry stores its move plus one and a setup's entry says ``SETUP_MOVE``."""
 
     @property
     def rng(self) -> random.Random:
@@ -415,10 +433,14 @@ class State(metaclass=ABCMeta):
     _events: list[Any] | None = None
     """The event log when recording (see :mod:`cardtable.core.events`); None (the default) when not.
 
-    ``_emit`` appends each event as a plain ``(kind, public, secret, to, move)`` tuple, and a game
-    may append its most frequent events as compact codes (one int each, see ``_decode_event``);
-    ``events`` turns the new ones into :class:`Event` objects in place when the log is read.
+    The log is the game's own: its entries are what its codec writes, a ``(kind, public, secret, to,
+    move)`` row (``_emit``) or, for a game's most frequent events, one int (its ``codec`` module's
+    layouts). Every entry stores its move plus ``move_base`` less one, so the setup's say ``SETUP_MOVE``.
+    Core reads an entry only through ``_event_row``; ``events`` builds :class:`Event` objects beside
+    the log, never in it.
     """
+    _decoded: list[Event] | None = None
+    """The events built so far from the log's entries, in order (``events``)."""
 
     def _setup_events(self) -> None:
         """Emit what the setup tells each seat (its dealt hand, who moves first); called once by ``new_game``."""
@@ -429,11 +451,15 @@ class State(metaclass=ABCMeta):
         """Log an event of the action being applied (no-op unless recording); see ``Event`` for the parts."""
         events = self._events
         if events is not None:
-            events.append((kind, public, secret, to, len(self.history)))
+            events.append((kind, public, secret, to, len(self.history) + self.move_base - 1))
 
     def _decode_event(self, code: int) -> tuple[Any, ...]:
         """The ``(kind, public, secret, to, move)`` row of a compact event code (a game that logs codes says how)."""
         raise NotImplementedError(f"{type(self).__name__} logs no compact events")
+
+    def _event_row(self, entry: Any) -> tuple[Any, ...]:
+        """The ``(kind, public, secret, to, move)`` row of one log entry (a row, or a code the game decodes)."""
+        return self._decode_event(entry) if type(entry) is int else entry
 
     def record_events(self) -> None:
         """Start keeping the event log (from this point on; a table turns it on at ``new_game``)."""
@@ -451,23 +477,20 @@ class State(metaclass=ABCMeta):
         log = self._events
         if log is None:
             return []
-        i = len(log)
-        while i and type(log[i - 1]) is not Event:  # the entries not read yet (rows, codes) are the log's tail
-            i -= 1
-        for j in range(i, len(log)):
-            raw = log[j]
-            if type(raw) is int:
-                raw = self._decode_event(raw)
-            log[j] = _new_tuple(Event, raw if raw[1] is not None else (raw[0], {}, *raw[2:]))
-        return log
+        done = self._decoded
+        if done is None:
+            done = self._decoded = []
+        for j in range(len(done), len(log)):
+            row = self._event_row(log[j])
+            done.append(_new_tuple(Event, row if row[1] is not None else (row[0], {}, *row[2:])))
+        return done
 
     def event_rows(self) -> list[Any]:
-        """The log as kept, without building event objects: ``(kind, public, secret, to, move)`` rows.
+        """The log as kept, for readers of a whole log in a hot loop (the lab): its entries, unread.
 
-        For readers of a whole log in a hot loop (the lab); ``public`` may be None for an event with
-        no public fields, a row may already be an :class:`Event` (it unpacks the same way), and an
-        entry may be a game's compact code, an int (``_decode_event`` makes it a row; a reader that
-        knows the game's codes reads them as they are).
+        An entry is a ``(kind, public, secret, to, move)`` row (``public`` may be None for an event
+        with no public fields) or the game's compact code, an int, that its codec reads
+        (``_event_row`` turns either into a row).
         """
         log = self._events
         return log if log is not None else []

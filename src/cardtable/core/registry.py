@@ -67,12 +67,18 @@ class GameKit:
     """The print-and-play sheets of the game's cards (see :mod:`cardtable.printing`)."""
     report_tables: str = ""
     """The game's own tables of a lab report: ``tables(frames) -> dict``."""
+    random_setup: str = ""
+    """The lab's random setups: ``random_setup(setup, rules, seed) -> setup`` draws what a setup leaves ``"random"``."""
     encoding: str = ""
     """The action index and observation tensor for learning tools: a module (``index_actions``, ``encode_view``...)."""
     web_routes: str = ""
     """The browser client's part of the game on the server: a ``cardtable.web.kit.GameWeb`` (routes, card data)."""
     client_module: str = ""
     """The browser's ES module of the game page, as a path under the client's files (``js/games/zeta.js``)."""
+    cardset: str = ""
+    """The game's numbers as a card set: a ``cardtable.core.cardset.CardSetSpec`` (``cardtable cards``)."""
+    decks: str = ""
+    """The game's deck files for the front ends (``--deck``, ``cardtable deck``): presets, checks, random decks."""
 
 
 FACETS: tuple[str, ...] = tuple(f.name for f in fields(GameKit) if f.name not in ("name", "rule_prefix", "client_module"))
@@ -143,6 +149,20 @@ def entry(name: str) -> GameKit:
     if found is None:
         raise ValueError(f"unknown game {name!r}; choose one of: {', '.join(sorted(_ENTRIES))}")
     return found
+
+
+def game_of_module(module: str) -> str | None:
+    """The game whose package holds ``module`` (by its engine's import path), or None.
+
+    >>> game_of_module("cardtable.games.zeta.actions"), game_of_module("cardtable.core.actions")
+    ('zeta', None)
+    """
+    _load_builtin()
+    for name, kit in _ENTRIES.items():
+        package = kit.game.split(":", 1)[0].rpartition(".")[0]
+        if package and (module == package or module.startswith(package + ".")):
+            return name
+    return None
 
 
 def entries() -> list[GameKit]:

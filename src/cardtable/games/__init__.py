@@ -9,7 +9,7 @@ client module) are named after the game, so a kit reads the same for every built
 from cardtable.core.registry import GameKit
 
 
-def _kit(name: str, cls: str, prefix: str, *, evaluator: bool) -> GameKit:
+def _kit(name: str, cls: str, prefix: str, *, evaluator: bool, random_setup: str = "", decks: str = "") -> GameKit:
     """A built-in game's kit: every part where the built-in games keep it."""
     heuristic = f"cardtable.agents.heuristics.{name}"
     return GameKit(
@@ -27,15 +27,18 @@ def _kit(name: str, cls: str, prefix: str, *, evaluator: bool) -> GameKit:
         describe_action=f"cardtable.cli.play.render.{name}:describe_action",
         printer=f"cardtable.printing.{name}:PRINTER",
         report_tables=f"cardtable.lab.gamereports.{name}:{name}_tables",
+        random_setup=random_setup,
         encoding=f"cardtable.games.{name}.encoding",
         web_routes=f"cardtable.web.games.{name}:WEB",
         client_module=f"js/games/{name}.js",
+        cardset=f"cardtable.games.{name}.cardset:SPEC",
+        decks=decks,
     )
 
 
 BUILTIN: list[GameKit] = [
-    _kit("zeta", "ZetaGame", "ZETA", evaluator=False),
+    _kit("zeta", "ZetaGame", "ZETA", evaluator=False, decks="cardtable.games.zeta.deckbook:DECKS"),
     _kit("oscilloscope", "OscilloscopeGame", "OSC", evaluator=True),
-    _kit("utahime", "UtahimeGame", "UTA", evaluator=True),
+    _kit("utahime", "UtahimeGame", "UTA", evaluator=True, random_setup="cardtable.games.utahime.loadouts:lab_setup"),
 ]
 """The built-in games."""

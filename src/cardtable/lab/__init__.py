@@ -14,9 +14,13 @@ intervals; ``cardtable arena``), :mod:`cardtable.lab.ladder` (ratings of agents 
 and :mod:`cardtable.lab.stats` (the intervals).
 
 Measuring games (``cardtable lab``): :mod:`cardtable.lab.execute` plays and stores a run in
-:mod:`cardtable.lab.storage`; :mod:`cardtable.lab.analysis`, :mod:`cardtable.lab.plots` and
-:mod:`cardtable.lab.report` turn it into numbers, figures and an HTML page (a game's own tables
-in :mod:`cardtable.lab.gamereports`, its kit's ``report_tables``);
+:mod:`cardtable.lab.storage`; :mod:`cardtable.lab.analysis` turns it into numbers (a game's own
+tables in :mod:`cardtable.lab.gamereports`, its kit's ``report_tables``),
+:mod:`cardtable.lab.designer` into the answer a designer reads first and the per-item strengths
+the run can tell, and :mod:`cardtable.lab.report` into one HTML page with the charts of
+:mod:`cardtable.lab.svg` (and :mod:`cardtable.lab.plots`), JSON and CSV, in the languages of
+:mod:`cardtable.lab.i18n`; :mod:`cardtable.lab.setup_args` reads setup options as a designer
+writes them (lists, ``@FILE``);
 :mod:`cardtable.lab.compare` A/B-tests a rule variant on paired seeds and :mod:`cardtable.lab.decks`
 plays Zeta decks round robin.
 

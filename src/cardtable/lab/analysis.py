@@ -7,7 +7,9 @@ regressions fitted by statsmodels, with standard errors clustered by game, repor
 marginal effects (percentage points of win probability).
 
 A *win* is a seat among the winners (a shared win counts for each winner); a draw is a game with
-no winner; a game stopped at the action limit is a draw. Seats are also read by *position* in the
+no winner; a game stopped at the action limit is a draw. The *points* (:func:`points`) are the
+convention a verdict uses: a game is one point, split among its winners, or among all its players
+when nobody wins, so the positions' shares add up to 100%. Seats are also read by *position* in the
 turn order: position 0 moved first (Zeta's coin toss ZETA-R8, Oscilloscope's start player OSC-R4,
 Utahime's first player UTA-R6).
 """
@@ -129,6 +131,41 @@ def draws(fr: Frames) -> dict[str, Any]:
     g = fr.games
     n, k = len(g), int(g["draw"].sum())
     return {"games": n, "draws": k, "truncated": int(g["truncated"].sum()), **interval_json(wilson(k, n))}
+
+
+def points(fr: Frames) -> dict[str, Any]:
+    """Each position's share of the games' points, the lab's convention for draws and shared wins.
+
+    A game is worth one point: a sole winner takes it, ``k`` tied winners take ``1/k`` each, and a
+    game nobody wins gives ``1/n`` to each of its ``n`` players. The positions' shares add up to
+    100% and a fair game gives each ``1/n``. Each share has a 95% normal interval over games (a
+    position is one seat of each game). Beside it: how often the position wins alone, shares a win,
+    draws and loses.
+    """
+    s = fr.seats.merge(fr.games[["game", "winners", "players"]], on="game")
+    k = s["winners"].to_numpy(dtype=float)
+    n_players = s["players"].to_numpy(dtype=float)
+    won = s["won"].to_numpy(dtype=float)
+    share = np.where(k > 0, won / np.maximum(k, 1), 1.0 / n_players)
+    s = s.assign(share=share, sole=(won > 0) & (k == 1), shared=(won > 0) & (k > 1), drawn=k == 0,
+                 lost=(won == 0) & (k > 0))
+    rows: list[dict[str, Any]] = []
+    for position in sorted(s["position"].unique()):
+        part = s[s["position"] == position]
+        values = part["share"].to_numpy(dtype=float)
+        n = len(values)
+        mean = float(values.mean()) if n else math.nan
+        half = 1.959964 * float(values.std(ddof=1)) / math.sqrt(n) if n > 1 else math.nan
+        rows.append({"position": int(position), "label": POSITION_NAMES[int(position)], "games": n,
+                     "value": mean, "low": max(0.0, mean - half), "high": min(1.0, mean + half),
+                     "sole_win": float(part["sole"].mean()), "shared_win": float(part["shared"].mean()),
+                     "draw": float(part["drawn"].mean()), "loss": float(part["lost"].mean())})
+    players = fr.players or 1
+    fair = 1.0 / players
+    edge = max(rows, key=lambda r: abs(float(r["value"]) - fair)) if rows else None
+    g = fr.games
+    return {"fair": fair, "by_position": rows, "edge_position": None if edge is None else edge["position"],
+            "games": len(g), "draws": int(g["draw"].sum()), "shared_wins": int((g["winners"] > 1).sum())}
 
 
 def _mean_interval(values: np.ndarray) -> tuple[float, float, float]:
@@ -380,6 +417,79 @@ def feature_table(fr: Frames, table: pd.DataFrame, label: str, descriptions: Map
     return {"label": label, "measure": "mean score" if solo else "win rate", "rows": rows, "fit": fit_json}
 
 
+MIN_SEAT_GAMES = 30
+"""An estimate from fewer seat-games with (or without) the item than this is greyed out as too few."""
+MIN_LOADOUTS = 10
+"""A run identifies the strength of what a deck or loadout holds only if it has at least this many different ones."""
+
+
+class Refusal:
+    """Why a report shows no strength for an item (the reasons' codes; the report words them)."""
+
+    FIXED_LOADOUTS = "fixed_loadouts"
+    """Every seat plays the same few decks or loadouts: an item's effect is its loadout's and its seat's."""
+    WITH_SEAT = "with_seat"
+    """In some turn position every seat-game holds the item, or none does."""
+    NO_VARIATION = "no_variation"
+    """Every seat-game holds it, or none does."""
+
+
+def identified(fr: Frames, held: pd.DataFrame, signature: Sequence[str]) -> dict[str, str | None]:
+    """Per item of a deck or loadout (``held``: copies per seat-game): None if its strength is identified,
+    else the :class:`Refusal` code. ``signature`` names each seat-game's deck or loadout."""
+    loadouts = len(set(signature))
+    out: dict[str, str | None] = {}
+    position = fr.seats["position"].to_numpy()
+    for c in held.columns:
+        has = held[c].to_numpy() > 0
+        if has.all() or not has.any():
+            out[str(c)] = Refusal.NO_VARIATION
+        elif loadouts < MIN_LOADOUTS:
+            out[str(c)] = Refusal.FIXED_LOADOUTS
+        elif any(has[position == p].all() or not has[position == p].any() for p in np.unique(position)):
+            out[str(c)] = Refusal.WITH_SEAT
+        else:
+            out[str(c)] = None
+    return out
+
+
+def composition_table(fr: Frames, held: pd.DataFrame, signature: Sequence[str], label: str,
+                      categorical: Sequence[str] = ()) -> dict[str, Any]:
+    """Per item a deck or loadout holds: seat-games with and without it, their win rates, and its controlled
+    effect per copy (logit on every item's copies, the turn position and ``categorical``), where identified."""
+    if held.empty:
+        return {"label": label, "rows": [], "fit": None, "loadouts": 0}
+    why = identified(fr, held, signature)
+    specs = []
+    for c in held.columns:
+        has = held[c].to_numpy() > 0
+        specs += [RateSpec(f"{c}|with", has), RateSpec(f"{c}|without", ~has), RateSpec(f"{c}|diff", has, ~has)]
+    rates = bootstrap_rates(fr, specs)
+    columns = {f"h{i}": c for i, c in enumerate(held.columns)}
+    ok = [k for k, c in columns.items() if why[str(c)] is None]
+    fit = None
+    if ok:
+        data = seat_data(fr, {k: held[c].to_numpy() for k, c in columns.items()})
+        numeric = ["first"] if fr.players == 2 else []
+        cats = ["position"] if fr.players > 2 else []
+        fit = fit_effects(data, "won", ok, numeric, [*cats, *[c for c in categorical if c in data]], groups="game")
+    rows = []
+    for key, c in columns.items():
+        has = held[c].to_numpy() > 0
+        n_with, n_without = int(has.sum()), int((~has).sum())
+        effect = fit.effects.get(key) if fit is not None else None
+        rows.append({"feature": str(c), "seat_games_with": n_with, "seat_games_without": n_without,
+                     "when_held": rates[f"{c}|with"], "when_not": rates[f"{c}|without"],
+                     "difference": rates[f"{c}|diff"], "effect": effect, "refused": why[str(c)],
+                     "few": min(n_with, n_without) < MIN_SEAT_GAMES})
+    fit_json = None
+    if fit is not None:
+        fit_json = fit.to_json()
+        fit_json["effects"] = {columns[k]: v for k, v in fit.effects.items()}
+        fit_json["dropped"] = [columns.get(d, d) for d in fit.dropped]
+    return {"label": label, "rows": rows, "fit": fit_json, "loadouts": len(set(signature)), "composition": True}
+
+
 def analyse(run: LoadedRun) -> dict[str, Any]:
     """Every number of a run's report, JSON-safe."""
     fr = frames(run.games)
@@ -390,6 +500,7 @@ def analyse(run: LoadedRun) -> dict[str, Any]:
                 "players": fr.players},
         "seats": seat_advantage(fr) if len(run.games) else {},
         "draws": draws(fr) if len(run.games) else {},
+        "points": points(fr) if len(run.games) and fr.players > 1 else {},
         "lengths": lengths(fr) if len(run.games) else {},
         "endings": endings(fr) if len(run.games) else [],
         "scores": scores(fr) if len(run.games) else [],

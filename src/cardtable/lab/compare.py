@@ -25,6 +25,9 @@ from cardtable.core.registry import game_class
 from cardtable.core.rules import parse_assignments, parse_setup
 
 from .analysis import POSITION_NAMES
+from .designer import position_name
+from .i18n import Lang, translator
+from .setup_args import items_label
 from .stats import game_bootstrap, percentile_interval, wilson
 from .storage import LoadedRun
 from .study import PlayedGame
@@ -101,22 +104,28 @@ class Comparison:
                 "verdict": self.verdict()}
 
     def focus(self) -> dict[str, Any]:
-        """The position the verdict speaks of: the second player in a two-player game, else the first."""
-        return self.positions[1] if len(self.positions) == 2 else self.positions[0]
+        """The position the verdict speaks of: the one whose rate in A is farthest from the positions' mean
+        (the mean, not 1/n, is the fair line when games are drawn or wins shared), whichever it is; of two as
+        far, the favoured one."""
+        mean = sum(p["a"]["value"] for p in self.positions) / len(self.positions)
+        return max(self.positions, key=lambda p: (round(abs(p["a"]["value"] - mean), 12), p["a"]["value"]))
 
-    def verdict(self) -> str:
-        """One line a designer can read."""
+    def verdict(self, lang: Lang | str = Lang.EN) -> str:
+        """One line a designer can read, in ``lang``."""
+        t = translator(lang)
         if not self.positions:
-            return f"{self.names[1]} against {self.names[0]}: {self.pairs} paired games (one seat: no seat advantage)"
+            return t("{b} against {a}: {pairs} paired games (one seat: no seat advantage)", b=self.names[1],
+                     a=self.names[0], pairs=self.pairs)
         f = self.focus()
         d = f["difference"]
-        sig = "a clear change" if f["p"] < 0.05 else "no clear change"
+        sig = t("a clear change") if f["p"] < 0.05 else t("no clear change")
         length = self.length
-        return (f"{self.names[1]} moves the {f['label']} player from {_pc(f['a'])} to {_pc(f['b'])} "
-                f"(difference {_pts(d)}, McNemar p = {_p(f['p'])}: {sig}); "
-                f"length {length['a']:.1f} -> {length['b']:.1f} actions ({_num(length['difference'])}, "
-                f"p = {_p(length['p'])}); draws {_pc(self.draws['a'])} -> {_pc(self.draws['b'])} "
-                f"[{self.pairs} paired games].")
+        return t("{b} moves the {who} player from {ra} to {rb} (difference {diff} points, McNemar {p}: {sig}); "
+                 "length {la:.1f} -> {lb:.1f} actions ({ld}, {lp}); draws {da} -> {db} [{pairs} paired games].",
+                 b=self.names[1], who=position_name(t, int(f["position"])), ra=_pc(f["a"]), rb=_pc(f["b"]),
+                 diff=_num({k: 100 * v for k, v in d.items()}), p=_p(f["p"]), sig=sig, la=length["a"],
+                 lb=length["b"], ld=_num(length["difference"]), lp=_p(length["p"]), da=_pc(self.draws["a"]),
+                 db=_pc(self.draws["b"]), pairs=self.pairs)
 
 
 def _pc(r: Mapping[str, Any]) -> str:
@@ -132,7 +141,7 @@ def _num(d: Mapping[str, Any]) -> str:
 
 
 def _p(p: float) -> str:
-    return "<0.001" if p < 0.001 else f"{p:.3f}"
+    return "p < 0.001" if p < 0.001 else f"p = {p:.3f}"
 
 
 def compare_runs(a: LoadedRun, b: LoadedRun, names: tuple[str, str] | None = None) -> Comparison:
@@ -162,6 +171,6 @@ def compare_runs(a: LoadedRun, b: LoadedRun, names: tuple[str, str] | None = Non
 
 
 def variant_label(items: Sequence[str]) -> str:
-    """A variant's name in a verdict: its ``k=v`` list, or ``the default`` for none."""
-    return " ".join(items) if items else "the default"
+    """A variant's name in a verdict: its ``k=v`` items' short labels (a file by its name), or ``the default``."""
+    return items_label(items)
 

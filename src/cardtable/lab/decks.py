@@ -1,7 +1,7 @@
-"""Zeta deck round robins: every ordered pair of decks on the same seeds, as a win-rate matrix.
+"""Deck round robins (of a game whose kit has deck files): every ordered pair of decks on the same seeds.
 
 For decks ``i`` and ``j`` the lab plays a run with ``decks=[i, j]`` and one with ``decks=[j, i]``,
-both on the run's seed, so the same coin toss (ZETA-R8) and agent RNGs meet each deck in each seat.
+both on the run's seed, so the same coin toss (Zeta's ZETA-R8) and agent RNGs meet each deck in each seat.
 Deck ``i``'s score against ``j`` counts a win 1 and a draw 1/2 over both runs; its interval is a
 Wilson interval, or a bootstrap over the paired games when there are draws
 (:func:`cardtable.lab.stats.score_interval`).
@@ -20,8 +20,8 @@ from typing import Any
 from .stats import score_interval
 from .storage import LoadedRun
 
-DEFAULT_DECKS = ("classic", "control", "arcana")
-"""The presets a round robin plays by default (``plain`` needs ``construction_limits=false``)."""
+DEFAULT_PRESETS = 3
+"""How many of the game's presets a round robin plays by default (its first ones)."""
 
 
 def deck_pairs(labels: Sequence[str]) -> list[tuple[int, int]]:
@@ -29,15 +29,14 @@ def deck_pairs(labels: Sequence[str]) -> list[tuple[int, int]]:
     return [(i, j) for i in range(len(labels)) for j in range(len(labels)) if i != j]
 
 
-def deck_spec(text: str) -> tuple[str, Any]:
-    """A deck argument as (label, setup spec): a preset's name, or a TOML file's deck (its name as label)."""
-    from cardtable.games.zeta.decks import PRESET_NAMES, load_deck_file
-
-    if text in PRESET_NAMES:
-        return text, text
-    path = Path(text)
-    deck = load_deck_file(path)
-    return deck.name or path.stem, deck.to_json()
+def deck_spec(text: str, book: Any) -> tuple[str, Any]:
+    """A deck argument as (label, setup entry) through the game's ``decks`` facet: a preset's name, or a
+    TOML file's deck (its name, else the file's, as label)."""
+    entry = book.setup_entry(text)
+    if isinstance(entry, str):
+        return entry, entry
+    name = entry.get("name") if isinstance(entry, Mapping) else None
+    return str(name or Path(text).stem), entry
 
 
 @dataclass(frozen=True)

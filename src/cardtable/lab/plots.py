@@ -14,12 +14,14 @@ from typing import Any
 import matplotlib
 
 matplotlib.use("Agg")
+matplotlib.rcParams["font.family"] = ["DejaVu Sans", "IPAexGothic"]  # Japanese labels (IPAexGothic, where installed)
+matplotlib.rcParams["axes.unicode_minus"] = False
 
 import matplotlib.pyplot as plt  # noqa: E402
 from matplotlib.figure import Figure  # noqa: E402
 
-DPI = 80
-"""Dots per inch of every PNG (small files)."""
+DPI = 150
+"""Dots per inch of every PNG (readable when a page scales it)."""
 
 _BLUE, _ORANGE, _GREY = "#3b6ea8", "#d9822b", "#888888"
 
@@ -57,7 +59,7 @@ def seat_plot(rows: Sequence[Mapping[str, Any]], fair: float, title: str) -> byt
     ax.set_ylabel("win rate (%)")
     ax.set_xlabel("position in the turn order")
     ax.set_title(title, fontsize=10)
-    ax.legend(fontsize=8, loc="lower right")
+    ax.legend(fontsize=8, loc="best")
     return _png(fig)
 
 
@@ -106,7 +108,7 @@ def cost_scatter(cards: Sequence[Mapping[str, Any]], key: str, title: str, ylabe
     fig, ax = plt.subplots(figsize=(6, 3.6))
     ax.scatter(xs, ys, color=_BLUE, s=18)
     for x, y, n in zip(xs, ys, names, strict=True):
-        ax.annotate(n, (x, y), fontsize=6, xytext=(2, 2), textcoords="offset points")
+        ax.annotate(n, (x, y), fontsize=8, xytext=(2, 2), textcoords="offset points")
     if len(xs) >= 3:
         import numpy as np
 
@@ -135,7 +137,9 @@ def heatmap(labels: Sequence[str], matrix: Sequence[Sequence[float | None]], tit
     for i in range(len(labels)):
         for j in range(len(labels)):
             if math.isfinite(data[i, j]):
-                ax.text(j, i, f"{data[i, j]:.0f}", ha="center", va="center", fontsize=8)
+                dark = abs(data[i, j] - 50) > 18  # the ends of the colour scale are dark: white numbers there
+                ax.text(j, i, f"{data[i, j]:.0f}", ha="center", va="center", fontsize=10,
+                        color="white" if dark else "black")
     ax.set_xlabel("opponent deck")
     ax.set_ylabel("deck")
     ax.set_title(title, fontsize=10)
@@ -157,7 +161,7 @@ def paired_bars(labels: Sequence[str], a: Sequence[Mapping[str, Any]], b: Sequen
     ax.set_xticklabels(labels)
     ax.set_ylabel(ylabel)
     ax.set_title(title, fontsize=10)
-    ax.legend(fontsize=7, loc="lower right")
+    ax.legend(fontsize=8, loc="best")
     return _png(fig)
 
 

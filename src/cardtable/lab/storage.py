@@ -295,7 +295,11 @@ def _played(row: Any, codebook: Codebook | None) -> PlayedGame:
                       bool(row.truncated), float(row.seconds), gf)
 
 
-FACT_CSV_COLUMNS: tuple[str, ...] = ("game", "group", "rotation", "seed", "seat", "agent", "verb", "item", "turn", "count")
+FACT_CSV_COLUMNS: tuple[str, ...] = ("game", "group", "rotation", "seed", "seat", "agent", "first_player", "position",
+                                     "won", "winners", "verb", "item", "turn", "count")
+"""The columns of ``lab facts --csv``: the game's id and seeds, the seat, who moved first, the seat's turn
+position, whether the seat won (1 or 0; a shared win is a win) and every winner (seats joined by ``;``),
+then the fact."""
 """The columns ``write_facts_csv`` writes."""
 
 
@@ -310,17 +314,23 @@ def write_facts_csv(run: LoadedRun, path: Path) -> int:
     >>> with tempfile.TemporaryDirectory() as tmp:
     ...     n = write_facts_csv(lab.load("one"), Path(tmp) / "facts.csv")
     ...     head = (Path(tmp) / "facts.csv").read_text().splitlines()[:2]
-    >>> n > 50, head[0], head[1].split(",")[4:]
-    (True, 'game,group,rotation,seed,seat,agent,verb,item,turn,count', ['0', 'random', 'in_deck', 'apprentice_hexer', '0', '1'])
+    >>> n > 50, head[0]
+    (True, 'game,group,rotation,seed,seat,agent,first_player,position,won,winners,verb,item,turn,count')
+    >>> head[1].split(",")[10:]
+    ['in_deck', 'apprentice_hexer', '0', '1']
     """
     n = 0
     with path.open("w", newline="", encoding="utf-8") as f:
         out = csv.writer(f)
         out.writerow(FACT_CSV_COLUMNS)
         for g in run.games:
+            first = g.facts.first_player
+            winners = ";".join(map(str, g.winners))
             for fact in g.facts.facts:
                 agent = g.specs[fact.seat] if 0 <= fact.seat < len(g.specs) else ""
-                out.writerow((g.index, g.group, g.rotation, g.seed, fact.seat, agent, str(fact.verb), fact.item,
-                              fact.turn, fact.count))
+                position = "" if first is None else (fact.seat - first) % g.players
+                out.writerow((g.index, g.group, g.rotation, g.seed, fact.seat, agent, "" if first is None else first,
+                              position, int(fact.seat in g.winners), winners, str(fact.verb), fact.item, fact.turn,
+                              fact.count))
                 n += 1
     return n

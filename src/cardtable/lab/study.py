@@ -33,7 +33,7 @@ from typing import Any, NamedTuple
 
 from cardtable.agents import Agent, decide, make_agent
 from cardtable.agents.simple import RandomAgent
-from cardtable.core import Game, State, load_game, record_of
+from cardtable.core import Game, State, load_game, record_of, registry
 from cardtable.core.registry import game_class
 from cardtable.core.rng import QuickRandom
 from cardtable.core.rules import parse_assignments, parse_setup
@@ -74,7 +74,20 @@ class StudyConfig:
     def players(self) -> int:
         """Seats per game."""
         game = self.load()
-        return game.num_players_for(game.normalize_setup(dict(self.setup)))
+        return game.num_players_for(game.normalize_setup(game_setup(self, game, 0)))
+
+
+def game_setup(config: StudyConfig, game: Game[Any], seed: int) -> dict[str, Any]:
+    """The setup of one game of a run: the run's, with what it leaves ``"random"`` drawn from the game's seed.
+
+    The game's kit draws it (its ``random_setup`` facet: Utahime's random loadouts); a game without one
+    gets the setup as it is.
+    """
+    sampler = registry.part(config.game, "random_setup", required=False)
+    if sampler is None:
+        return dict(config.setup)
+    drawn: dict[str, Any] = sampler(config.setup, game.rules, seed)
+    return drawn
 
 
 def lineup(agents: Sequence[str], players: int) -> list[tuple[str, ...]]:
@@ -168,7 +181,7 @@ def plan(config: StudyConfig) -> list[GameTask]:
     game = config.load()
     for spec in set(config.agents):
         make_agent(spec, game)  # fail here, listing the valid specs, rather than in a worker
-    players = game.num_players_for(game.normalize_setup(dict(config.setup)))
+    players = game.num_players_for(game.normalize_setup(game_setup(config, game, 0)))
     rotations = lineup(config.agents, players)
     groups = -(-config.games // len(rotations))
     seeds = random.Random(f"lab:{config.seed}")
@@ -263,7 +276,7 @@ class _Seats(dict[tuple[str, ...], tuple[list[Agent], list[bool], bool]]):
 def _play(batch: Batch, game: Game[Any], seats: _Seats, task: GameTask) -> PlayedGame:
     config = batch.config
     start = time.perf_counter()
-    state = game.new_game(seed=task.seed, record_events=True, **config.setup)
+    state = game.new_game(seed=task.seed, record_events=True, **game_setup(config, game, task.seed))
     agents, fast, all_fast = seats[task.specs]
     limit = config.max_actions if config.max_actions is not None else game.termination_bound
     if batch.randomness is Randomness.PER_SEAT:
@@ -326,5 +339,5 @@ def config_from_strings(game: str, agents: Sequence[str], *, games: int = 100, s
 
 
 __all__ = ["Batch", "Fact", "GameFacts", "GameTask", "PlayedGame", "Randomness", "StudyConfig", "Verb", "agent_rng",
-           "agent_seed", "batch_size", "batches", "config_from_strings", "lineup", "plan", "play_batch", "play_one",
+           "agent_seed", "batch_size", "batches", "config_from_strings", "game_setup", "lineup", "plan", "play_batch", "play_one",
            "seat_rngs"]

@@ -252,8 +252,12 @@ Emblem = Callable[["Canvas", Face, float, float, float, float], None]
 
 
 def pattern_back(pattern: Pattern, base: Color, ink: Color, emblem: str | Emblem, title: str,
-                 subtitle: str) -> Painter:
-    """A card back: a patterned field with a central plaque (emblem text or picture, title, subtitle)."""
+                 subtitle: str, *, least_pt: float = 0.0, stamp: str = "") -> Painter:
+    """A card back: a patterned field with a central plaque (emblem text or picture, title, subtitle).
+
+    ``least_pt``: no text smaller than this (the legible cards: 7); ``stamp``: a card set's name and hash,
+    on a strip under the plaque.
+    """
 
     def paint(c: Canvas, face: Face) -> None:
         fill_bleed(c, face, base)
@@ -272,10 +276,16 @@ def pattern_back(pattern: Pattern, base: Color, ink: Color, emblem: str | Emblem
             c.setFillColor(base)
             emblem(c, face, px + pw * 0.15, py + ph * 0.42, pw * 0.7, ph * 0.45)
             c.restoreState()
-        fit_line(c, title, px + face.u(2), py + ph * 0.24, pw - face.u(4), pt(face, 9),
-                 align=Align.CENTER, colour=INK)
-        fit_line(c, subtitle, px + face.u(2), py + ph * 0.09, pw - face.u(4), pt(face, 6.5),
-                 align=Align.CENTER, colour=GREY)
+        low = least_pt or None
+        fit_line(c, title, px + face.u(2), py + ph * 0.24, pw - face.u(4), max(pt(face, 9), least_pt),
+                 min_size=low, align=Align.CENTER, colour=INK)
+        fit_line(c, subtitle, px + face.u(2), py + ph * 0.09, pw - face.u(4), max(pt(face, 6.5), least_pt),
+                 min_size=low, align=Align.CENTER, colour=GREY)
+        if stamp:
+            size = max(pt(face, 7), least_pt)
+            panel(c, px, py - face.u(9), pw, face.u(6), fill=PAPER, radius=face.u(1.5))
+            fit_line(c, stamp, px + face.u(1.5), py - face.u(9) + face.u(1.9), pw - face.u(3), size, min_size=low,
+                     align=Align.CENTER, colour=INK)
 
     return paint
 

@@ -138,6 +138,12 @@ class PrintOptions:
     """Allow decks over the copy limits (Zeta)."""
     options: str | None = None
     """An option set: a shipped set's name or a TOML file (Utahime)."""
+    cards: Path | None = None
+    """A card-set file: print its numbers, with its name and hash on every card (Zeta)."""
+    lang: str | None = None
+    """``ja`` or ``en``: the card text in that language at 7 pt or more (Zeta); None: the classic bilingual cards."""
+    only_changed: Path | None = None
+    """An earlier card-set file: print only the cards whose numbers differ from it (Zeta)."""
 
 
 @dataclass(frozen=True)

@@ -24,7 +24,10 @@ from typing import TYPE_CHECKING
 
 from reportlab.lib.colors import HexColor
 
+from cardtable.core.cardset import CardSet, CardSetError, changed_items, default_set
+from cardtable.core.cardset import load as load_card_set
 from cardtable.games.zeta.cards import CARD_BY_ID, CARDS, CardType
+from cardtable.games.zeta.cardset import TEXT_JA
 from cardtable.games.zeta.decks import (
     PRESET_NAMES,
     Deck,
@@ -97,15 +100,18 @@ def load_skin(path: str | Path) -> Skin:
     return Skin(deck.names, title)
 
 
-def load_deck(spec: str, *, limits: bool = True) -> Deck:
-    """A preset name or a TOML deck file, checked against ZETA-R6 (25 cards; copy limits unless ``limits`` is off)."""
+def load_deck(spec: str, *, limits: bool = True, cards: str = "") -> Deck:
+    """A preset name or a TOML deck file, checked against ZETA-R6 (25 cards; copy limits unless ``limits`` is off).
+
+    ``cards``: a card set's ``cards`` rule flag, whose copy limits apply.
+    """
     if spec not in PRESET_NAMES and not Path(spec).exists():
         close = difflib.get_close_matches(spec, PRESET_NAMES, n=1)
         guess = f" (did you mean {close[0]!r}?)" if close else ""
         raise PrintError(f"{spec!r} is neither a preset deck nor a deck file{guess}; presets: {', '.join(PRESET_NAMES)}")
     try:
         deck = preset(spec) if spec in PRESET_NAMES else load_deck_file(spec)
-        validate_deck(deck, deck_size=DECK_SIZE, limits=limits)
+        validate_deck(deck, deck_size=DECK_SIZE, limits=limits, cards=cards)
     except DeckError as exc:
         hint = ("; --no-limits prints it anyway (construction_limits=false, ZETA-I-CT1)"
                 if limits and "the limit is" in str(exc) else "")
@@ -202,11 +208,120 @@ def _summary_back(c: Canvas, face: Face) -> None:
              align=Align.CENTER, colour=GREY)
 
 
-def zeta_job(decks: Sequence[Deck], skins: Sequence[Skin] = ()) -> PrintJob:
+LEAST_PT = 7.0
+"""The smallest text of a legible card (``--lang``): nothing under 7 pt."""
+
+# Where an effect's number stands in its text, per language: (card, number) -> (English, Japanese) with {n}.
+EFFECT_NUMBERS: dict[tuple[str, str], tuple[str, str]] = {
+    ("apprentice_hexer", "hand"): ("has {n} or more cards in hand", "手札が{n}枚以上"),
+    ("great_magic_circle", "destroy"): ("destroy up to {n} random cards", "ランダムに最大{n}枚破壊"),
+    ("awakening_potion", "draw"): ("Draw {n} cards.", "カードを{n}枚引く"),
+    ("awakening_potion", "destroy"): ("Destroy up to {n} random", "相手の手札からランダムに最大{n}枚"),
+    ("magic_broom", "cap"): ("cards of cost {n} or less", "コスト{n}以下"),
+    ("mourning_the_dead", "destroyed"): ("If {n} or more of your cards", "破壊された自分のカードが{n}枚以上"),
+}
+"""The effect numbers a card set may change, as they are written in each card's text."""
+
+KIND_WORDS = {"en": ("Fanfare", "Continuous", "No effect"), "ja": ("ファンファーレ", "常時", "効果なし")}
+LIMIT_WORDS = {"en": "limit {n}", "ja": "上限 {n}枚"}
+
+
+@dataclass(frozen=True)
+class Edition:
+    """What a legible print shows: a card set's numbers, the language of the text and the set's stamp."""
+
+    cards: CardSet
+    lang: str = "en"
+    only: frozenset[str] | None = None
+    """The card ids to print (``--only-changed``); None: every card of the decks."""
+
+    @property
+    def stamp(self) -> str:
+        """The set's name and hash, on every card."""
+        return self.cards.stamp
+
+    def cost(self, card: CardType) -> int:
+        """The card's cost in this set."""
+        return self.cards.values[f"{card.id}.cost"]
+
+    def limit(self, card: CardType) -> int:
+        """The card's copy limit in this set."""
+        return self.cards.values[f"{card.id}.limit"]
+
+    def effect(self, card: CardType) -> str:
+        """The card's text in the edition's language, with this set's numbers."""
+        text = TEXT_JA[card.id] if self.lang == "ja" else card.effect
+        for (cid, field_), words in EFFECT_NUMBERS.items():
+            if cid != card.id:
+                continue
+            key = f"{cid}.{field_}"
+            pattern = words[1] if self.lang == "ja" else words[0]
+            old, new = pattern.format(n=default_set("zeta").values[key]), pattern.format(n=self.cards.values[key])
+            if old not in text:
+                raise PrintError(f"{card.id}: the text does not say {old!r}; cannot print {key}")
+            text = text.replace(old, new)
+        return text
+
+
+def effect_text(card_id: str, lang: str, cards: CardSet | None = None) -> str:
+    """A card's effect as printed: the designer's words in ``lang`` with the set's numbers.
+
+    >>> effect_text("magic_broom", "ja", default_set("zeta").replace({"magic_broom.cap": 8}))
+    '自分は次のターンのみ、盤面に関わらずコスト8以下のカードを使うことができる'
+    """
+    return Edition(cards or default_set("zeta"), lang).effect(CARD_BY_ID[card_id])
+
+
+def _legible_front(card: CardType, display: str, owner: int, footer_right: str, ed: Edition) -> Painter:
+    """A front whose every text is at least 7 pt, in one language, with the set's numbers and stamp."""
+    colour = OWNER_COLOURS[owner]
+    ja = ed.lang == "ja"
+    name = card.japanese if ja and display == card.english else display
+    other = card.english if ja else card.japanese
+    cost, limit, effect = ed.cost(card), ed.limit(card), ed.effect(card)
+    words = KIND_WORDS[ed.lang]
+    mark, _ = kind_of(card)
+    kind = words[0] if card.fanfare else words[2] if card.id == "chant_practice" else words[1]
+
+    def paint(c: Canvas, face: Face) -> None:
+        u, fx, fy = face.u, face.x, face.y
+
+        def size(points: float) -> float:
+            return max(LEAST_PT, pt(face, points))
+
+        fill_bleed(c, face, colour)
+        panel(c, fx(2.5), fy(2.5), face.width - fx(5), face.height - fy(5), fill=PAPER, radius=u(2.5))
+        badge(c, fx(8.8), fy(79.2), u(5.0), str(cost), fill=colour)
+        fit_line(c, name, fx(15.5), fy(79.4), fx(44.5), size(11), min_size=LEAST_PT)
+        fit_line(c, other, fx(15.5), fy(74.4), fx(44.5), size(7.5), min_size=LEAST_PT, colour=GREY)
+        panel(c, fx(4.5), fy(65.8), fx(54), fy(6.2), fill=tint(colour, 0.82), radius=u(1.2))
+        fit_line(c, f"{mark} {kind}", fx(6), fy(67.8), fx(30), size(8), min_size=LEAST_PT, colour=INK)
+        fit_line(c, LIMIT_WORDS[ed.lang].format(n=limit), fx(36), fy(67.8), fx(21), size(7.5), min_size=LEAST_PT,
+                 align=Align.RIGHT, colour=INK)
+        panel(c, fx(4.5), fy(50.5), fx(54), fy(14), fill=tint(colour, 0.9), radius=u(1.5))
+        for i in range(4):
+            c.setFillColor(tint(colour, 0.62))
+            c.circle(fx(16.5 + 10 * i), fy(54.5), u(2.6), stroke=0, fill=1)
+        fit_line(c, card.japanese, fx(6), fy(58.5), fx(51), size(15), min_size=LEAST_PT, align=Align.CENTER,
+                 colour=tint(colour, 0.35))
+        panel(c, fx(4.5), fy(13), fx(54), fy(36.3), fill=PAPER, stroke=tint(colour, 0.55), line_width=u(0.35),
+              radius=u(1.5))
+        fit_text(c, effect, fx(6.5), fy(47.3), fx(50), fy(32.5), size(9.5), min_size=LEAST_PT)
+        fit_line(c, card.rule, fx(5), fy(8.6), fx(20), size(7), min_size=LEAST_PT, colour=GREY)
+        fit_line(c, f"P{owner + 1} · {footer_right}", fx(24), fy(8.6), fx(34.5), size(7), min_size=LEAST_PT,
+                 align=Align.RIGHT, colour=colour)
+        fit_line(c, ed.stamp, fx(5), fy(4.2), fx(53.5), size(7), min_size=LEAST_PT, align=Align.CENTER, colour=INK)
+
+    return paint
+
+
+def zeta_job(decks: Sequence[Deck], skins: Sequence[Skin] = (), edition: Edition | None = None) -> PrintJob:
     """The cards of a print run: player 1's deck, player 2's (the first again if only one) and the summary card.
 
     ``skins`` gives display names: one skin for every deck, or one per deck; a deck's own
-    ``[names]`` apply where the skin names nothing.
+    ``[names]`` apply where the skin names nothing. With an ``edition`` (``--lang``, ``--cards``) the
+    cards are the legible ones (one language, 7 pt or more, the set's numbers and stamp) and the rules
+    summary is left out; ``edition.only`` keeps the cards whose numbers changed.
     """
     if not decks:
         raise PrintError("no deck to print")
@@ -229,33 +344,68 @@ def zeta_job(decks: Sequence[Deck], skins: Sequence[Skin] = ()) -> PrintJob:
             count = deck.counts.get(cid, 0)
             for copy in range(count):
                 index += 1
+                if edition is not None and edition.only is not None and cid not in edition.only:
+                    continue
                 label = f"P{owner + 1} {deck.name}: {display} {copy + 1}/{count}"
-                front = _front(card, display, owner, f"{deck.name} · {index}/{total}")
+                footer = f"{deck.name} · {index}/{total}"
+                front = (_front(card, display, owner, footer) if edition is None
+                         else _legible_front(card, display, owner, footer, edition))
                 shown = tuple(dict.fromkeys((display, card.japanese, card.english)))
-                cards.append(PrintCard(label, f"P{owner + 1} {deck.name}", front, f"p{owner + 1}", names=shown, new_sheet=index == 1))
+                first = not any(p.group == f"P{owner + 1} {deck.name}" for p in cards)
+                cards.append(PrintCard(label, f"P{owner + 1} {deck.name}", front, f"p{owner + 1}", names=shown,
+                                       new_sheet=first))
         theme = skin.title or deck.name
         backs[f"p{owner + 1}"] = pattern_back(
             OWNER_PATTERNS[owner], OWNER_COLOURS[owner], tint(OWNER_COLOURS[owner], 0.35), "ζ",
-            f"ZETA · player {owner + 1}", f"技術四目並べ・ゼータζ · {theme}")
-    cards.append(PrintCard("rules summary", "rules summary", _summary_front, "reference", names=("Zeta ζ: how to play",)))
-    backs["reference"] = _summary_back
+            f"ZETA · player {owner + 1}", f"技術四目並べ・ゼータζ · {theme}",
+            least_pt=LEAST_PT if edition is not None else 0.0, stamp=edition.stamp if edition is not None else "")
+    if edition is None:
+        cards.append(PrintCard("rules summary", "rules summary", _summary_front, "reference",
+                               names=("Zeta ζ: how to play",)))
+        backs["reference"] = _summary_back
+    if not cards:
+        raise PrintError("no card of these decks changed: nothing to print")
     return PrintJob(TITLE, tuple(cards), backs)
 
 
-def print_zeta(decks: Sequence[Deck], spec: SheetSpec | None = None, skins: Sequence[Skin] = ()) -> PrintResult:
+def print_zeta(decks: Sequence[Deck], spec: SheetSpec | None = None, skins: Sequence[Skin] = (),
+               edition: Edition | None = None) -> PrintResult:
     """Render Zeta's cards (card size within the seed's 70 x 96 mm); the PDF is in the result, not yet written."""
     spec = spec or SheetSpec(card=DEFAULT_CARD)
     check_card_size(spec.card)
-    return render(zeta_job(decks, skins), spec)
+    return render(zeta_job(decks, skins, edition), spec)
+
+
+def _read_set(path: Path) -> CardSet:
+    try:
+        return load_card_set(path, "zeta")
+    except CardSetError as exc:
+        raise PrintError(str(exc)) from None
+
+
+def edition_of(options: PrintOptions) -> Edition | None:
+    """The legible edition the options ask for (``--cards``, ``--lang``, ``--only-changed``), or None."""
+    if options.cards is None and options.lang is None and options.only_changed is None:
+        return None
+    lang = options.lang or "en"
+    if lang not in KIND_WORDS:
+        raise PrintError(f"--lang must be en or ja, not {lang!r}")
+    cards = _read_set(options.cards) if options.cards is not None else default_set("zeta")
+    only = None
+    if options.only_changed is not None:
+        only = frozenset(changed_items(_read_set(options.only_changed), cards)) & {c.id for c in CARDS}
+    return Edition(cards, lang, only)
 
 
 def print_cards(spec: SheetSpec, options: PrintOptions) -> PrintResult:
     """``cardtable print zeta``: the card size, then the decks (classic for both by default) and skins, then the PDF."""
     check_card_size(spec.card)
-    decks = [load_deck(d, limits=not options.no_limits) for d in (options.decks or ("classic",))]
-    return print_zeta(decks, spec, [load_skin(s) for s in options.skins])
+    edition = edition_of(options)
+    flags = edition.cards.rule_flags().get("cards", "") if edition is not None else ""
+    decks = [load_deck(d, limits=not options.no_limits, cards=flags) for d in (options.decks or ("classic",))]
+    return print_zeta(decks, spec, [load_skin(s) for s in options.skins], edition)
 
 
-PRINTER = GamePrinter(print_cards, frozenset({"decks", "skins", "no_limits"}))
+PRINTER = GamePrinter(print_cards, frozenset({"decks", "skins", "no_limits", "cards", "lang", "only_changed"}))
 """Zeta's printer (its kit's ``printer``)."""
 

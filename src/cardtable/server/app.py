@@ -10,6 +10,7 @@ at ``/api/protocol``.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
 from contextlib import asynccontextmanager
 from typing import Any
@@ -63,10 +64,32 @@ class BodyLimit:
         await self.app(scope, limited, send)
 
 
+class QuietBadFrames(logging.Filter):
+    """A log filter: a client's text frame that is not UTF-8 (closed with 1007 by the websocket layer) is
+    logged as one warning line, never with a traceback."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        """Strip the traceback of the websocket layer's "Invalid UTF-8" message (every record passes)."""
+        if record.exc_info and "Invalid UTF-8" in str(record.msg):
+            record.exc_info = None
+            record.exc_text = None
+            record.levelno, record.levelname = logging.WARNING, "WARNING"
+            record.msg = "a client sent a text frame that is not UTF-8; its socket was closed with 1007"
+        return True
+
+
+def quiet_bad_frames() -> None:
+    """Install :class:`QuietBadFrames` on uvicorn's error log (once)."""
+    logger = logging.getLogger("uvicorn.error")
+    if not any(isinstance(f, QuietBadFrames) for f in logger.filters):
+        logger.addFilter(QuietBadFrames())
+
+
 def create_app(settings: ServerSettings | None = None) -> FastAPI:
     """The server's ASGI app, the API only (it opens its store when it starts)."""
     settings = settings or ServerSettings()
     services = Services(settings)
+    quiet_bad_frames()
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:

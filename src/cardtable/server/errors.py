@@ -9,9 +9,12 @@ message for people, and a rulebook id when the engine gave one:
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.openapi.utils import get_openapi
 from fastapi.responses import JSONResponse, Response
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.routing import Match, Route
@@ -25,16 +28,19 @@ from .protocol import ErrorBody
 class Refusal(Exception):
     """A request the server refuses: a stable ``code``, a message for people, and a rule id if the engine gave one."""
 
-    def __init__(self, code: ErrorCode, message: str, rule: str | None = None, status: int = 400) -> None:
+    def __init__(self, code: ErrorCode, message: str, rule: str | None = None, status: int = 400,
+                 retry_after: int | None = None) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
         self.rule = rule
         self.status = status
+        self.retry_after = retry_after
+        """Seconds until a rate-limited request may be sent again (the ``Retry-After`` header)."""
 
 
-STORE_STATUS: dict[ErrorCode, int] = {ErrorCode.NO_SUCH_ROOM: 404, ErrorCode.BAD_TOKEN: 401,
-                                      ErrorCode.NO_ACCESS: 403}
+STORE_STATUS: dict[ErrorCode, int] = {ErrorCode.NO_SUCH_ROOM: 404, ErrorCode.NO_SUCH_GAME: 404,
+                                      ErrorCode.BAD_TOKEN: 401, ErrorCode.NO_ACCESS: 403}
 """The HTTP status of a store error's code (409 for the others)."""
 HTTP_CODES: dict[int, ErrorCode] = {400: ErrorCode.BAD_REQUEST, 404: ErrorCode.NOT_FOUND,
                                     405: ErrorCode.METHOD_NOT_ALLOWED, 413: ErrorCode.TOO_LARGE}
@@ -44,8 +50,10 @@ ERRORS: dict[int | str, dict[str, Any]] = {
     400: {"model": ErrorBody, "description": "Refused: the body says why (code, message)."},
     401: {"model": ErrorBody, "description": "The seat token is missing or not valid in this room."},
     403: {"model": ErrorBody, "description": "A private room, without its invite code or a seat token."},
-    404: {"model": ErrorBody, "description": "There is no such room."},
+    404: {"model": ErrorBody, "description": "There is no such room (or game)."},
     409: {"model": ErrorBody, "description": "The room's state does not allow it (seat taken, game over, ...)."},
+    429: {"model": ErrorBody, "description": "Too many attempts from this address (joins, wrong invite codes); "
+                                             "the Retry-After header says when to try again."},
 }
 """The OpenAPI description of each refusal status."""
 
@@ -67,8 +75,42 @@ def error_body(refusal: Refusal) -> dict[str, Any]:
 
 
 def error_response(refusal: Refusal, headers: dict[str, str] | None = None) -> JSONResponse:
-    """The HTTP answer of a refusal."""
+    """The HTTP answer of a refusal (with ``Retry-After`` when it was rate-limited)."""
+    if refusal.retry_after is not None:
+        headers = {**(headers or {}), "Retry-After": str(refusal.retry_after)}
     return JSONResponse(error_body(refusal), status_code=refusal.status, headers=headers)
+
+
+def validation_message(errors: Sequence[Any]) -> str:
+    """What was wrong with a request, in a line: the first three problems pydantic found, where each is."""
+    parts = []
+    for e in list(errors)[:3]:
+        where = ".".join(str(p) for p in e.get("loc", ()) if p != "body") or "body"
+        parts.append(f"{where}: {e.get('msg', 'not valid')}")
+    return "not a valid request: " + "; ".join(parts)
+
+
+def openapi_with_one_shape(app: FastAPI) -> dict[str, Any]:
+    """The app's OpenAPI description, its 422 answers described in the one refusal shape (as sent)."""
+    if app.openapi_schema is not None:
+        return app.openapi_schema
+    schema = get_openapi(title=app.title, version=app.version, description=app.description, routes=app.routes)
+    for path in schema.get("paths", {}).values():
+        for operation in path.values():
+            answers = operation.get("responses", {}) if isinstance(operation, dict) else {}
+            if "422" in answers:
+                answers["422"] = {"description": "The request does not match its schema (code bad_request).",
+                                  "content": {"application/json": {"schema": {"$ref": "#/components/schemas/ErrorBody"}}}}
+    components = schema.setdefault("components", {}).setdefault("schemas", {})
+    for name in ("HTTPValidationError", "ValidationError"):
+        components.pop(name, None)
+    components.setdefault("ErrorBody", ErrorBody.model_json_schema(ref_template="#/components/schemas/{model}")
+                          | {"title": "ErrorBody"})
+    defs = components["ErrorBody"].pop("$defs", {})
+    for name, sub in defs.items():
+        components.setdefault(name, sub)
+    app.openapi_schema = schema
+    return schema
 
 
 def install(app: FastAPI) -> None:
@@ -91,6 +133,12 @@ def install(app: FastAPI) -> None:
             headers["Allow"] = ", ".join(allowed)
         code = HTTP_CODES.get(exc.status_code, ErrorCode.HTTP_ERROR)
         return error_response(Refusal(code, str(exc.detail), status=exc.status_code), headers=headers)
+
+    @app.exception_handler(RequestValidationError)
+    async def _invalid(_request: Request, exc: RequestValidationError) -> JSONResponse:
+        return error_response(Refusal(ErrorCode.BAD_REQUEST, validation_message(exc.errors()), status=422))
+
+    app.openapi = lambda: openapi_with_one_shape(app)  # type: ignore[method-assign]
 
     @app.exception_handler(RecursionError)
     async def _too_deep(_request: Request, _exc: RecursionError) -> JSONResponse:

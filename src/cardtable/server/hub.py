@@ -6,9 +6,10 @@ lock, so no socket ever sees an action before it is committed:
 
 1. play it at the table, which checks it once (stale version, not your turn, illegal: refused, nothing
    changed);
-2. store it in one commit (``Store.append_action``); if another process stored an action
-   at this version first (the unique constraint), reload the room from the store and refuse with
-   ``stale_version``;
+2. store it (``Store.append_actions``: the actions of every room that arrive while a commit is
+   under way go together in the next one, :mod:`cardtable.server.commits`); if another process
+   stored an action at this version first (the unique constraint), reload the room from the store
+   and refuse with ``stale_version``;
 3. acknowledge it to its sender, then send every socket its own state (view, log, legal actions).
 
 Store calls and bot decisions run in worker threads and processes, never on the event loop. With
@@ -20,6 +21,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from dataclasses import replace
 from typing import Any
 
 from pydantic import BaseModel
@@ -27,12 +29,23 @@ from pydantic import BaseModel
 from cardtable.core import IllegalAction, InvalidAction
 from cardtable.core.errors import ErrorCode
 from cardtable.core.registry import plain_describe_event
-from cardtable.store import Change, Listener, RoomInfo, SeatStatus, Store, StoreError, VersionConflict
+from cardtable.store import (
+    Change,
+    Listener,
+    NewAction,
+    RoomInfo,
+    SeatStatus,
+    Store,
+    StoredAction,
+    StoreError,
+    VersionConflict,
+)
 from cardtable.table import Hint, Table, TableError, UndoPolicy
 
-from .bots import BotRunner
+from .bots import BotFailed, BotPhase, BotRunner, BotStatus
+from .commits import Committer
 from .errors import Refusal
-from .protocol import Accepted, CloseCode, ErrorMsg, RoomMsg, StateMsg, Welcome
+from .protocol import Accepted, BotMsg, CloseCode, ErrorMsg, RoomMsg, StateMsg, Welcome
 from .rooms import build_table, reseat, room_out
 
 log = logging.getLogger(__name__)
@@ -51,14 +64,14 @@ class Connection:
         self.queue_limit = queue_limit
         self.close_code: CloseCode | None = None
 
-    def push(self, message: BaseModel) -> None:
-        """Queue a message (a client too slow to read its messages is disconnected)."""
+    def push(self, message: BaseModel | str) -> None:
+        """Queue a message, or its JSON text (a client too slow to read its messages is disconnected)."""
         if self.close_code is not None:
             return
         if self.outbox.qsize() >= self.queue_limit:
             self.close(CloseCode.TOO_SLOW)
             return
-        self.outbox.put_nowait(message.model_dump_json())
+        self.outbox.put_nowait(message if isinstance(message, str) else message.model_dump_json())
 
     def close(self, code: CloseCode) -> None:
         """Send what is queued, then close the socket with ``code``."""
@@ -78,6 +91,20 @@ class LiveRoom:
         self.lock = asyncio.Lock()
         self.bot_task: asyncio.Task[None] | None = None
         self.evicted = False
+        self.shown = table.version
+        """The version of the last state this room's sockets were sent (each later version gets its own)."""
+        self.bot_status: BotStatus | None = None
+        """Where the bot's move stands while it waits or thinks (told to every socket, and to new ones)."""
+
+    def tell_bot(self, status: BotStatus | None) -> None:
+        """Tell every socket where the bot's move stands (only when that changed)."""
+        if status == self.bot_status:
+            return
+        self.bot_status = status
+        if status is not None:
+            message = bot_message(status)
+            for conn in list(self.conns):
+                conn.push(message)
 
     @property
     def bot_due(self) -> bool:
@@ -105,8 +132,11 @@ def refusal_of(exc: Exception) -> Refusal:
 class Hub:
     """Every live room of this process."""
 
-    def __init__(self, store: Store, bots: BotRunner, *, queue_limit: int = 256, max_connections: int = 64) -> None:
+    def __init__(self, store: Store, bots: BotRunner, *, queue_limit: int = 256, max_connections: int = 64,
+                 group_commits: bool = True) -> None:
         self.store = store
+        self.committer = Committer(store) if group_commits else None
+        """Stores the actions of every room a batch at a time (None: one commit per action)."""
         self.bots = bots
         self.queue_limit = queue_limit
         self.max_connections = max_connections
@@ -186,6 +216,15 @@ class Hub:
         info = self.store.room(room_id)
         return info, build_table(info, self.store.actions(room_id, info.game_no))
 
+    def _read_from(self, room_id: str, game_no: int, shown: int) -> tuple[RoomInfo, Table, list[StoredAction]]:
+        """The room, its table at version ``shown`` (when it is the same game and the store has that many
+        actions; else at its newest) and the stored actions after the table's version, in order."""
+        info = self.store.room(room_id)
+        actions = self.store.actions(room_id, info.game_no)
+        if info.game_no == game_no and len(actions) >= shown:
+            return info, build_table(info, actions[:shown]), actions[shown:]
+        return info, build_table(info, actions), []
+
     def _maybe_evict(self, live: LiveRoom) -> None:
         if not live.conns and not (live.bot_task is not None and not live.bot_task.done()) and not live.lock.locked():
             live.evicted = True
@@ -221,6 +260,8 @@ class Hub:
                 conn.cursor = since if 0 <= since <= live.table.event_count else 0
                 conn.push(Welcome(seat=conn.seat, room=room_out(live.info)))
                 conn.push(self._state(live, conn))
+                if live.bot_status is not None:
+                    conn.push(bot_message(live.bot_status))
             self._kick(live)
             return live
 
@@ -264,12 +305,27 @@ class Hub:
             names=cache["names"], outcome=cache["outcome"])
 
     def _broadcast(self, live: LiveRoom, room_changed: bool = False) -> None:
+        """Send every socket its state (and the room, if it changed). Each distinct message is built and
+        serialised once: sockets of one seat at the same point of the log (spectators, a person's
+        tabs) share its text."""
+        live.shown = live.table.version
         shared: dict[Any, Any] = {}
-        message = RoomMsg(room=room_out(live.info)) if room_changed else None
+        room = RoomMsg(room=room_out(live.info)).model_dump_json() if room_changed else None
+        texts: dict[tuple[int | None, int, int], str] = {}
         for conn in list(live.conns):
-            if message is not None:
-                conn.push(message)
-            conn.push(self._state(live, conn, shared))
+            if room is not None:
+                conn.push(room)
+            key = (conn.seat, conn.cursor if conn.game_no == live.info.game_no else 0, live.info.game_no)
+            text = texts.get(key)
+            if text is None:
+                text = texts[key] = self._state(live, conn, shared).model_dump_json()
+            else:
+                self._advance(live, conn)
+            conn.push(text)
+
+    def _advance(self, live: LiveRoom, conn: Connection) -> None:
+        """Move a socket's log cursor to the end, as sending it the state would (its text was shared)."""
+        conn.game_no, conn.cursor = live.info.game_no, live.table.event_count
 
     # -- playing ------------------------------------------------------------------------------------
     async def play(self, live: LiveRoom, seat: int, action: str, version: int, *,
@@ -299,8 +355,12 @@ class Hub:
             if table.is_over:
                 record, outcome = table.record().to_json(), table.outcome()
             try:
-                await asyncio.to_thread(self.store.append_action, live.id, info.game_no, version, seat, str(act),
-                                        to_move=table.current_seat, record=record, outcome=outcome)
+                item = NewAction(live.id, info.game_no, version, seat, str(act), table.current_seat, record, outcome)
+                if self.committer is not None:
+                    await self.committer.append(item)
+                else:
+                    await asyncio.to_thread(self.store.append_action, live.id, info.game_no, version, seat, str(act),
+                                            to_move=table.current_seat, record=record, outcome=outcome)
             except VersionConflict:
                 await self._reload(live)
                 raise Refusal(ErrorCode.STALE_VERSION, "another action was accepted at this version first", status=409) from None
@@ -314,9 +374,13 @@ class Hub:
             self._broadcast(live)
 
     async def _reload(self, live: LiveRoom) -> None:
-        """Rebuild a room's table from the store (the lock is held); drop the room if even that fails."""
+        """Rebuild a room's table from the store (the lock is held); drop the room if even that fails.
+
+        When the game is the same, the table is rebuilt at the version its sockets were last shown and
+        every stored action after it is played and broadcast in turn, so each socket gets a state for
+        every version (also those another process accepted)."""
         try:
-            info, table = await asyncio.to_thread(self._read, live.id)
+            info, table, later = await asyncio.to_thread(self._read_from, live.id, live.info.game_no, live.shown)
         except Exception:
             log.exception("reloading room %s failed; dropping it", live.id)
             live.evicted = True
@@ -329,7 +393,22 @@ class Hub:
         live.info, live.table = info, table
         if changed:
             await self._revoke(live)
-        self._broadcast(live, room_changed=changed)
+        if changed or not later:
+            self._broadcast(live, room_changed=changed)
+        if later:
+            try:
+                self._play_stored(live, later)
+            except Exception:
+                log.warning("room %s did not replay action by action; reloading it whole", live.id, exc_info=True)
+                live.info, live.table = await asyncio.to_thread(self._read, live.id)
+                self._broadcast(live)
+
+    def _play_stored(self, live: LiveRoom, actions: list[StoredAction]) -> None:
+        """Play stored actions (another process's) at the table, sending every socket a state after each."""
+        table = live.table
+        for a in actions:
+            table.play(a.seat, a.action, a.version)
+            self._broadcast(live)
 
     async def refresh(self, room_id: str, info: RoomInfo | None = None) -> None:
         """Catch a loaded room up with the store (after a join or leave here, or another process's change);
@@ -351,21 +430,25 @@ class Hub:
             if info.game_no != live.info.game_no or info.version < table.version:
                 await self._reload(live)
             else:
+                seats_changed = info.seats != live.info.seats
+                if seats_changed:  # the seats (and their labels) of the actions to come
+                    live.table = table = reseat(table, info)
+                live.info = replace(info, version=table.version, to_move=table.current_seat,
+                                    finished=table.is_over)
+                if seats_changed:
+                    await self._revoke(live)
+                    self._broadcast(live, room_changed=True)
                 try:
                     if info.version > table.version:
-                        for a in await asyncio.to_thread(self.store.actions, room_id, info.game_no, table.version):
-                            table.play(a.seat, a.action, a.version)
+                        later = await asyncio.to_thread(self.store.actions, room_id, info.game_no, table.version)
+                        self._play_stored(live, later)
                 except Exception:
                     log.warning("room %s did not catch up action by action; reloading", room_id, exc_info=True)
                     await self._reload(live)
                     return
-                seats_changed = info.seats != live.info.seats
-                if seats_changed:
-                    live.table = reseat(table, info)
                 live.info = info
-                if seats_changed:
-                    await self._revoke(live)
-                self._broadcast(live, room_changed=seats_changed)
+                if not seats_changed and live.shown != table.version:
+                    self._broadcast(live)
         self._kick(live)
         self._maybe_evict(live)
 
@@ -425,7 +508,17 @@ class Hub:
                 spec = live.info.seats[seat].spec
                 snapshot = table.state.clone()
                 game_no = live.info.game_no
-            decision = await self.bots.decide(live.info.game, live.info.rules, spec, snapshot)
+            try:
+                decision = await self.bots.decide(live.id, live.info.game, live.info.rules, spec, snapshot,
+                                                  live.tell_bot)
+            except BotFailed:
+                failures += 1
+                live.tell_bot(BotStatus(seat, BotPhase.RETRYING, 0, self.bots.queued))
+                await asyncio.sleep(min(30.0, 0.5 * 2 ** failures))
+                continue
+            finally:
+                if live.bot_status is not None and live.bot_status.phase is not BotPhase.RETRYING:
+                    live.bot_status = None
             try:
                 await asyncio.shield(self._play(live, decision.seat, decision.action, decision.version, None, None,
                                                 game_no))
@@ -473,6 +566,11 @@ class Hub:
             self._spawn(self.refresh(room_id))
 
 
+def bot_message(status: BotStatus) -> BotMsg:
+    """The ``bot`` message of a bot's status."""
+    return BotMsg(seat=status.seat, phase=status.phase.value, ahead=status.ahead, queued=status.queued)
+
+
 def _log_lines(table: Table, seat: int | None, start: int, events: list[dict[str, Any]]) -> list[str]:
     """The events in words (``Table.log_lines``); plain words if the game's describer fails."""
     game = table.game.name
@@ -491,7 +589,5 @@ _PLAIN_WORDS: set[str] = set()
 
 
 def _moved(info: RoomInfo, table: Table) -> RoomInfo:
-    from dataclasses import replace
-
     return replace(info, version=table.version, to_move=table.current_seat, finished=table.is_over)
 

@@ -16,7 +16,7 @@ from datetime import datetime
 from enum import Enum
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+from pydantic import BaseModel, ConfigDict, Field, Strict, TypeAdapter
 
 from cardtable.store import LeavePolicy, SeatStatus
 from cardtable.store.models import RoomStatus
@@ -30,10 +30,14 @@ ACTION_MAX = 500
 """The longest action string a client may send."""
 MAX_SEATS = 8
 """The most seats a room may have."""
+NAME_INPUT_MAX = 1024
+"""The longest name a join body may carry at all (a name longer than the table's limit is refused with bad_name)."""
 
 
 class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    """A message from a client: no unknown fields, and no coercion (``"0"``, ``true`` or ``1.0`` is not an integer)."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
 
 
 class SeatKindIn(Enum):  # the two SeatStatus values a new seat may have
@@ -47,7 +51,7 @@ class SeatKindIn(Enum):  # the two SeatStatus values a new seat may have
 class SeatIn(_Strict):
     """One seat of a new room: open for a person, or a bot with an agent spec (``normal``, ``ismcts:hard``)."""
 
-    kind: SeatKindIn = SeatKindIn.OPEN
+    kind: Annotated[SeatKindIn, Strict(False)] = SeatKindIn.OPEN
     spec: str | None = Field(None, max_length=SPEC_MAX, description="The agent spec of a bot seat (default: normal).")
 
 
@@ -63,18 +67,29 @@ class CreateRoom(_Strict):
     seats: list[SeatIn] | None = Field(None, min_length=1, max_length=MAX_SEATS,
                                        description="One entry per seat (default: every seat open).")
     private: bool = Field(False, description="A private room is not listed and needs its invite code.")
-    on_leave: LeavePolicy = Field(LeavePolicy.REOPEN, description="What a seat becomes when its person leaves.")
+    on_leave: Annotated[LeavePolicy, Strict(False)] = Field(LeavePolicy.REOPEN, description="What a seat becomes when its person leaves.")
     leave_bot: str = Field("normal", max_length=SPEC_MAX, description="The agent that takes a left seat over.")
-    title: str = Field("", max_length=64)
+    title: str = Field("", max_length=NAME_INPUT_MAX,
+                       description="At most 64 characters; no control characters (refused with bad_title).")
 
 
 class JoinIn(_Strict):
     """Take a seat: a name, which seat (default: the first open one), the invite code of a private room."""
 
-    name: str = Field(min_length=1, max_length=64, description=f"At most {NAME_LIMIT} characters once spaces "
-                                                               "are squeezed; no control characters.")
+    name: str = Field(max_length=NAME_INPUT_MAX,
+                      description=f"1 to {NAME_LIMIT} characters once spaces are squeezed; no control characters "
+                                  "(C0, DEL, C1, line and paragraph separators): refused with bad_name.")
     seat: int | None = Field(None, ge=0, lt=MAX_SEATS)
     invite: str | None = Field(None, max_length=TOKEN_MAX)
+
+
+class SittingOut(BaseModel):
+    """Somebody who sat in a seat in the current game: a person (spec human, their name) or a bot, from a version on."""
+
+    name: str
+    spec: str
+    from_version: int = Field(description="The game's version when they sat down; they made the seat's moves "
+                                          "from there until the next one sat down.")
 
 
 class SeatOut(BaseModel):
@@ -85,6 +100,8 @@ class SeatOut(BaseModel):
     name: str
     status: SeatStatus
     spec: str = Field(description="human, or the agent spec of a bot seat.")
+    history: list[SittingOut] = Field(default_factory=list,
+                                      description="Everybody who sat in this seat in the current game, in order.")
 
 
 class RoomOut(BaseModel):
@@ -184,11 +201,12 @@ class GameInfo(BaseModel):
 
 
 class AgentsOut(BaseModel):
-    """The agent specs a bot seat may take, and the server's time cap per bot move."""
+    """The agent specs a bot seat may take, and the most search iterations the server gives a bot's move."""
 
     specs: dict[str, str]
     difficulties: dict[str, str]
-    seconds_cap: float
+    iterations_cap: int = Field(description="A bot's budget is search iterations (its spec's, at most this), "
+                                            "never wall-clock time.")
 
 
 class Catalog(BaseModel):
@@ -198,11 +216,24 @@ class Catalog(BaseModel):
     agents: AgentsOut
 
 
+class BotQueueOut(BaseModel):
+    """This process's bot queue: moves waiting and being thought, its capacity, and what it has done."""
+
+    queued: int
+    running: int
+    capacity: int = Field(description="Moves thought at once (local workers, or the Ray cluster's CPUs).")
+    peak_queued: int
+    peak_running: int
+    decisions: int
+    failures: int = Field(description="Agent failures (each tried again; never replaced by a random move).")
+
+
 class Health(BaseModel):
-    """The server is up and its database answers."""
+    """The server is up and its database answers; its bot queue."""
 
     status: Literal["ok"]
     database: str
+    bots: BotQueueOut | None = None
 
 
 class ErrorDetail(BaseModel):
@@ -304,6 +335,18 @@ class ErrorMsg(BaseModel):
     ref: str | int | None = None
 
 
+class BotMsg(BaseModel):
+    """Where the bot's move stands: waiting in the server's queue behind ``ahead`` moves of other rooms, or
+    being thought (the room is told instead of the bot playing worse when the server is busy)."""
+
+    type: Literal["bot"] = "bot"
+    seat: int = Field(description="The bot's seat.")
+    phase: Literal["queued", "thinking", "retrying"] = Field(
+        description="queued: waiting for a worker; thinking: searching; retrying: the agent failed, it tries again.")
+    ahead: int = Field(description="Bot moves (of other rooms) queued before this one.")
+    queued: int = Field(description="Bot moves queued on this server process in all.")
+
+
 class RoomMsg(BaseModel):
     """The room's metadata changed (a seat was joined or left, a rematch began)."""
 
@@ -317,8 +360,8 @@ class Pong(BaseModel):
     type: Literal["pong"] = "pong"
 
 
-ServerMessage: TypeAdapter[Welcome | StateMsg | Accepted | ErrorMsg | RoomMsg | Pong] = TypeAdapter(
-    Annotated[Welcome | StateMsg | Accepted | ErrorMsg | RoomMsg | Pong, Field(discriminator="type")])
+ServerMessage: TypeAdapter[Welcome | StateMsg | Accepted | ErrorMsg | RoomMsg | BotMsg | Pong] = TypeAdapter(
+    Annotated[Welcome | StateMsg | Accepted | ErrorMsg | RoomMsg | BotMsg | Pong, Field(discriminator="type")])
 """Any message the server sends."""
 
 
@@ -339,6 +382,8 @@ class CloseCode(Enum):
     """The seat was left (the token is revoked)."""
     TOO_SLOW = 4429
     """The client did not read its messages fast enough."""
+    RATE_LIMITED = 4430
+    """Too many wrong invite codes from this address lately."""
     FULL = 4503
     """The room has too many connections, or the server is stopping."""
     INTERNAL = 1011

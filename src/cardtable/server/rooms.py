@@ -16,10 +16,11 @@ cardtable.server.errors.Refusal: unknown game 'chess'; choose one of: oscillosco
 
 from __future__ import annotations
 
+import unicodedata
 from dataclasses import dataclass
 from typing import Any
 
-from cardtable.agents import AgentSpecError, make_agent
+from cardtable.agents import AgentSpecError, make_agent, parse_spec
 from cardtable.core import Record, game_class, game_names, load_game
 from cardtable.core.errors import ErrorCode
 from cardtable.core.rng import fresh_seed
@@ -28,7 +29,7 @@ from cardtable.store.models import RoomStatus
 from cardtable.table import HUMAN, Seat, Table, UndoPolicy, check_name
 
 from .errors import Refusal
-from .protocol import CreateRoom, GameOut, RoomOut, SeatKindIn, SeatOut
+from .protocol import CreateRoom, GameOut, RoomOut, SeatKindIn, SeatOut, SittingOut
 
 OPEN_NAME = "(open)"
 """The name an open seat goes by at the table (so its label reads ``P2 (open)``)."""
@@ -56,16 +57,37 @@ class RoomPlan:
         return len(self.seats)
 
 
+TITLE_LIMIT = 64
+"""The longest room title."""
+
+
+def control_characters(text: str) -> list[str]:
+    r"""The control characters of ``text`` by code point: C0 (tab and newline too), DEL, C1, and the line and
+    paragraph separators (U+2028, U+2029). A name or title holding any of them is refused, never cleaned.
+
+    >>> control_characters("Ann\tB\u2028"), control_characters("Åsa 🙂")
+    (['U+0009', 'U+2028'], [])
+    """
+    return [f"U+{ord(ch):04X}" for ch in text if unicodedata.category(ch) in ("Cc", "Zl", "Zp")]
+
+
 def check_title(title: str) -> str:
-    """A room title, stripped; Refusal if it holds control characters (it may be empty)."""
+    """A room title, stripped; Refusal if too long or holding control characters (it may be empty)."""
+    bad = control_characters(title)
+    if bad:
+        raise Refusal(ErrorCode.BAD_TITLE, f"a title must not hold control characters ({', '.join(bad[:3])})")
     text = " ".join(title.split())
-    if any(not ch.isprintable() for ch in text):
-        raise Refusal(ErrorCode.BAD_TITLE, "a title must not hold control characters")
+    if len(text) > TITLE_LIMIT:
+        raise Refusal(ErrorCode.BAD_TITLE, f"a title has at most {TITLE_LIMIT} characters, got {len(text)}")
     return text
 
 
 def check_person_name(name: str) -> str:
-    """A person's seat name (``check_name``), never the open-seat placeholder; Refusal if bad."""
+    """A person's seat name (``check_name``: 1 to 24 characters once spaces are squeezed), never the open-seat
+    placeholder; Refusal ``bad_name`` if it is not, or if it holds a control character (:func:`control_characters`)."""
+    bad = control_characters(name)
+    if bad:
+        raise Refusal(ErrorCode.BAD_NAME, f"a name must not hold control characters ({', '.join(bad[:3])})")
     try:
         text = check_name(name)
     except ValueError as exc:
@@ -83,6 +105,9 @@ def check_bot(spec: str, game_name: str, rules: dict[str, Any]) -> str:
     if any(not ch.isprintable() for ch in text):
         raise Refusal(ErrorCode.BAD_AGENT, "an agent spec must not hold control characters")
     try:
+        if "seconds" in parse_spec(text).options:
+            raise Refusal(ErrorCode.BAD_AGENT, "a bot's budget on the server is search iterations "
+                                               "(ismcts:iterations=N), never seconds")
         make_agent(text, load_game(game_name, **rules))
     except (AgentSpecError, ValueError) as exc:
         raise Refusal(ErrorCode.BAD_AGENT, str(exc)) from None
@@ -145,16 +170,32 @@ def build_table(info: RoomInfo, actions: list[StoredAction]) -> Table:
     record = Record(game=info.game, rules_version=info.rules_version, rules=dict(info.rules), seed=info.seed,
                     setup=dict(info.setup), actions=[a.action for a in actions],
                     players=[s.spec if s.status is SeatStatus.BOT else HUMAN for s in info.seats],
-                    meta={"tool": RECORD_TOOL, "room": info.id, "game_no": info.game_no, "title": info.title})
+                    meta=record_meta(info))
     try:
         return Table.resume(record, table_seats(info), undo=UndoPolicy.NEVER)
     except ValueError as exc:
         raise Refusal(ErrorCode.CANNOT_RESUME, f"this room's game cannot be resumed: {exc}", status=409) from None
 
 
+def seat_history(info: RoomInfo) -> list[list[dict[str, Any]]]:
+    """Per seat, everybody who sat in it during the current game (``name``, ``spec``, ``from_version``)."""
+    history: list[list[dict[str, Any]]] = [[] for _ in info.seats]
+    for s in info.sittings:
+        if 0 <= s.seat < len(history):
+            history[s.seat].append({"name": s.name, "spec": s.spec, "from_version": s.from_version})
+    return history
+
+
+def record_meta(info: RoomInfo) -> dict[str, Any]:
+    """The ``meta`` of a room's record: where it was played, and each seat's history (a person who left
+    to a bot stays credited with the moves made before)."""
+    return {"tool": RECORD_TOOL, "room": info.id, "game_no": info.game_no, "title": info.title,
+            "seat_history": seat_history(info)}
+
+
 def reseat(table: Table, info: RoomInfo) -> Table:
     """The same game at a table with the room's current seats (after a join or a leave)."""
-    return Table(table.state, table_seats(info), undo=UndoPolicy.NEVER, meta=table.meta)
+    return Table(table.state, table_seats(info), undo=UndoPolicy.NEVER, meta=record_meta(info))
 
 
 def status_of(info: RoomInfo) -> RoomStatus:
@@ -166,11 +207,13 @@ def room_out(info: RoomInfo) -> RoomOut:
     """The metadata every client may see (never the seed, the invite hash or a token hash)."""
     seats = table_seats(info)
     humans = sum(1 for s in seats if s.is_human)
+    history = seat_history(info)
     return RoomOut(
         id=info.id, game=info.game, title=info.title, rules=info.rules, setup=info.setup, private=info.private,
         on_leave=info.on_leave, leave_bot=info.leave_bot, status=status_of(info), game_no=info.game_no,
         version=info.version, to_move=info.to_move,
-        seats=[SeatOut(seat=s.seat, label=seats[s.seat].label(humans), name=s.name, status=s.status, spec=s.spec)
+        seats=[SeatOut(seat=s.seat, label=seats[s.seat].label(humans), name=s.name, status=s.status, spec=s.spec,
+                       history=[SittingOut(**h) for h in history[s.seat]])
                for s in info.seats],
         created_at=info.created_at, updated_at=info.updated_at)
 

@@ -4,30 +4,83 @@ from __future__ import annotations
 
 import asyncio
 import os
+from collections.abc import Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from starlette.requests import HTTPConnection
 
 from cardtable.core.errors import ErrorCode
 from cardtable.store import DEFAULT_URL, Store
 
-from .bots import BotRunner, ExecutorKind, warm_up
+from .bots import MAX_ITERATIONS, BotRunner, ExecutorKind, warm_up
 from .errors import Refusal
 from .hub import Hub
+from .throttle import DEFAULT_INVITES, DEFAULT_JOINS, Throttle
+
+DB_URL_ENV = "CARDTABLE_DB_URL"
+"""The environment variable that may hold the database URL (so that no password is on a command line)."""
+DB_URL_FILE_ENV = "CARDTABLE_DB_URL_FILE"
+"""The environment variable that may name a file holding the database URL (a container secret, say)."""
+
+
+class SettingsError(ValueError):
+    """A setting that cannot be used (the command line shows its message and exits with 2)."""
+
+
+def read_db_file(path: str | Path) -> str:
+    """The database URL held in a file (its first line, spaces stripped); SettingsError if there is none."""
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+        raise SettingsError(f"cannot read the database URL from {path}: {reason}") from None
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    if not lines:
+        raise SettingsError(f"the file {path} holds no database URL")
+    return lines[0]
+
+
+def database_url(db: str | None = None, db_file: str | Path | None = None,
+                 environ: Mapping[str, str] | None = None) -> str:
+    """The database URL: ``db`` (given on the command line), else the file ``db_file``, else the variable
+    ``CARDTABLE_DB_URL``, else the file named by ``CARDTABLE_DB_URL_FILE``, else the default SQLite file.
+
+    >>> database_url(environ={"CARDTABLE_DB_URL": "postgresql+psycopg://u:secret@db/rooms"})
+    'postgresql+psycopg://u:secret@db/rooms'
+    >>> database_url(environ={})
+    'sqlite:///cardtable.db'
+    """
+    env = os.environ if environ is None else environ
+    if db is not None and db_file is not None:
+        raise SettingsError("give the database as --db or --db-file, not both")
+    if db is not None:
+        return db
+    if db_file is not None:
+        return read_db_file(db_file)
+    if env.get(DB_URL_ENV):
+        return env[DB_URL_ENV]
+    if env.get(DB_URL_FILE_ENV):
+        return read_db_file(env[DB_URL_FILE_ENV])
+    return DEFAULT_URL
 
 
 @dataclass(frozen=True)
 class ServerSettings:
-    """How a server runs: its database, its bots' pool and time cap, and its limits."""
+    """How a server runs: its database, its bots' workers and budget, and its limits."""
 
     db: str = DEFAULT_URL
     """Any SQLAlchemy URL (``sqlite:///file.db``, ``postgresql+psycopg://user:pw@host/db``)."""
     durable: bool = True
     """False (tests only): SQLite skips its fsync on commit."""
-    bot_seconds: float = 2.0
-    """The most wall-clock seconds a bot's search may take per move."""
+    bot_iterations: int = MAX_ITERATIONS
+    """The most search iterations a bot may spend on a move (its budget is iterations, never seconds)."""
     bot_workers: int = 2
-    bot_executor: ExecutorKind = "process"
+    """Local bot worker processes (or the CPUs of a local Ray instance)."""
+    bot_executor: ExecutorKind | str = ExecutorKind.PROCESS
+    """``process``, ``thread`` (tests) or ``ray``."""
+    ray_address: str | None = None
+    """With ``bot_executor=ray``: the Ray cluster to join (``auto``, ``ray://host:10001``); None starts one here."""
     max_connections_per_room: int = 64
     max_message_bytes: int = 16_384
     """The longest websocket message a client may send."""
@@ -38,13 +91,27 @@ class ServerSettings:
     """How many messages may wait for a slow socket before it is disconnected."""
     origin: str | None = field(default=None)
     """This process's name in notifications to other processes (random if None)."""
+    group_commits: bool = True
+    """Store the actions of every room that arrive during a commit together in the next one (one fsync)."""
+    join_rate: str = DEFAULT_JOINS
+    """How many joins one client address may attempt (a ``limits`` rate: ``60/minute``)."""
+    invite_rate: str = DEFAULT_INVITES
+    """How many wrong invite codes one client address may send (``10/minute``)."""
 
     @classmethod
     def from_env(cls) -> ServerSettings:
-        """Settings from ``CARDTABLE_DB``, ``CARDTABLE_BOT_SECONDS`` and ``CARDTABLE_BOT_WORKERS`` (uvicorn workers)."""
-        return cls(db=os.environ.get("CARDTABLE_DB", DEFAULT_URL),
-                   bot_seconds=float(os.environ.get("CARDTABLE_BOT_SECONDS", "2.0")),
-                   bot_workers=int(os.environ.get("CARDTABLE_BOT_WORKERS", "2")))
+        """Settings of a uvicorn worker process, from the environment ``cardtable serve --workers N`` sets:
+        the database (``CARDTABLE_DB_URL`` or ``CARDTABLE_DB_URL_FILE``), ``CARDTABLE_BOT_ITERATIONS``,
+        ``CARDTABLE_BOT_WORKERS``, ``CARDTABLE_BOT_EXECUTOR``, ``CARDTABLE_RAY_ADDRESS``,
+        ``CARDTABLE_JOIN_LIMIT`` and ``CARDTABLE_INVITE_LIMIT``."""
+        return cls(db=database_url(),
+                   bot_iterations=int(os.environ.get("CARDTABLE_BOT_ITERATIONS", str(MAX_ITERATIONS))),
+                   bot_workers=int(os.environ.get("CARDTABLE_BOT_WORKERS", "2")),
+                   bot_executor=ExecutorKind(os.environ.get("CARDTABLE_BOT_EXECUTOR", "process")),
+                   ray_address=os.environ.get("CARDTABLE_RAY_ADDRESS") or None,
+                   join_rate=os.environ.get("CARDTABLE_JOIN_LIMIT", DEFAULT_JOINS),
+                   invite_rate=os.environ.get("CARDTABLE_INVITE_LIMIT", DEFAULT_INVITES),
+                   group_commits=os.environ.get("CARDTABLE_GROUP_COMMITS", "1") != "0")
 
 
 class Services:
@@ -54,8 +121,9 @@ class Services:
         self.settings = settings
         self.store: Store | None = None
         self.hub: Hub | None = None
-        self.bots = BotRunner(seconds_cap=settings.bot_seconds, workers=settings.bot_workers,
-                              kind=settings.bot_executor)
+        self.bots = BotRunner(max_iterations=settings.bot_iterations, workers=settings.bot_workers,
+                              kind=settings.bot_executor, ray_address=settings.ray_address)
+        self.throttle = Throttle(joins=settings.join_rate, invites=settings.invite_rate)
 
     async def start(self) -> None:
         """Load the games' registry, open the store (applying migrations) and start the hub."""
@@ -64,7 +132,7 @@ class Services:
         await asyncio.to_thread(self.bots.start)
         self.store = await asyncio.to_thread(Store.open, settings.db, durable=settings.durable, origin=settings.origin)
         self.hub = Hub(self.store, self.bots, queue_limit=settings.queue_limit,
-                       max_connections=settings.max_connections_per_room)
+                       max_connections=settings.max_connections_per_room, group_commits=settings.group_commits)
         await self.hub.start()
 
     async def stop(self) -> None:

@@ -16,10 +16,13 @@ from .store import (
     GameNotFinished,
     GameSummary,
     Listener,
+    NewAction,
+    NoSuchGame,
     NoSuchRoom,
     RoomInfo,
     SeatInfo,
     SeatUnavailable,
+    Sitting,
     Store,
     StoredAction,
     StoreError,
@@ -27,5 +30,6 @@ from .store import (
 )
 
 __all__ = ["CHANNEL", "DEFAULT_URL", "BadToken", "Change", "GameFinished", "GameNotFinished", "GameSummary",
-           "LeavePolicy", "Listener", "NoSuchRoom", "RoomInfo", "SeatInfo", "SeatStatus", "SeatUnavailable", "Store",
+           "LeavePolicy", "Listener", "NewAction", "NoSuchGame", "NoSuchRoom", "RoomInfo", "SeatInfo", "SeatStatus", "SeatUnavailable",
+           "Sitting", "Store",
            "StoreError", "StoredAction", "VersionConflict"]

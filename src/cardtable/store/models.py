@@ -148,6 +148,29 @@ class SeatRow(Base):
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
 
+class SittingRow(Base):
+    """Who sat in a seat from a version of a game on: a person (``human``, their name) or a bot (its spec).
+
+    A row is added when a person joins, when a bot takes a left seat over, and for every filled seat
+    when a game begins (the room's first, a rematch); nothing is ever removed, so a seat's history
+    keeps everybody who played it."""
+
+    __tablename__ = "sittings"
+
+    id: Mapped[int] = mapped_column(BigInteger().with_variant(Integer, "sqlite"), primary_key=True,
+                                    autoincrement=True)
+    room_id: Mapped[str] = mapped_column(String(ID_LENGTH), ForeignKey("rooms.id", ondelete="CASCADE"))
+    game_no: Mapped[int] = mapped_column(Integer)
+    seat: Mapped[int] = mapped_column(Integer)
+    from_version: Mapped[int] = mapped_column(Integer)
+    """The game's version when they sat down (they made the seat's moves from there on, until the next row)."""
+    spec: Mapped[str] = mapped_column(String(SPEC_LENGTH))
+    name: Mapped[str] = mapped_column(String(NAME_LENGTH), default="")
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+    __table_args__ = (Index("ix_sittings_room_game", "room_id", "game_no"),)
+
+
 class GameRow(Base):
     """One game played in a room: its seed (never sent to a client) and where it stands."""
 

@@ -52,6 +52,7 @@ from .models import (
     RoomRow,
     SeatRow,
     SeatStatus,
+    SittingRow,
     utcnow,
 )
 
@@ -122,6 +123,12 @@ class GameNotFinished(StoreError):
     code = "not_finished"
 
 
+class NoSuchGame(StoreError):
+    """The room has no game of that number."""
+
+    code = "no_such_game"
+
+
 class GameFinished(StoreError):
     """The room's game is over (nobody can join it)."""
 
@@ -134,6 +141,16 @@ class SeatInfo:
 
     seat: int
     status: SeatStatus
+    spec: str
+    name: str
+
+
+@dataclass(frozen=True)
+class Sitting:
+    """Who sat in a seat from a version of the current game on: a person (spec ``human``) or a bot."""
+
+    seat: int
+    from_version: int
     spec: str
     name: str
 
@@ -161,6 +178,8 @@ class RoomInfo:
     created_at: datetime
     updated_at: datetime
     seats: tuple[SeatInfo, ...]
+    sittings: tuple[Sitting, ...] = ()
+    """Everybody who sat in a seat during the current game, in the order they sat down."""
 
     @property
     def open_seats(self) -> list[int]:
@@ -175,6 +194,21 @@ class StoredAction:
     version: int
     seat: int
     action: str
+
+
+@dataclass(frozen=True)
+class NewAction:
+    """An action to store: its room, game and version, the seat, its string, who moves next; the record and
+    outcome if it ended the game."""
+
+    room_id: str
+    game_no: int
+    version: int
+    seat: int
+    action: str
+    to_move: int | None
+    record: Mapping[str, Any] | None = None
+    outcome: Mapping[str, Any] | None = None
 
 
 @dataclass(frozen=True)
@@ -295,6 +329,10 @@ class Store:
                     conn.execute(insert(GameRow).values(
                         room_id=room_id, game_no=1, seed=seed, version=0, to_move=to_move,
                         started_at=now if started else None, finished_at=None, created_at=now))
+                    bots = [{"room_id": room_id, "game_no": 1, "seat": i, "from_version": 0, "spec": spec, "name": "",
+                             "created_at": now} for i, (status, spec) in enumerate(seats) if status is SeatStatus.BOT]
+                    if bots:
+                        conn.execute(insert(SittingRow), bots)
                     self._publish(conn, room_id, "room", 1, 0)
             except IntegrityError:  # pragma: no cover - a 72-bit id collision
                 continue
@@ -329,6 +367,13 @@ class Store:
         seats: dict[str, list[SeatInfo]] = {}
         for s in conn.execute(_SEATS.where(SeatRow.room_id.in_(ids)).order_by(SeatRow.room_id, SeatRow.seat)):
             seats.setdefault(s.room_id, []).append(SeatInfo(s.seat, s.status, s.spec, s.name))
+        games = {r.id: r.game_no for r in rows}
+        sat: dict[str, list[Sitting]] = {}
+        for t in conn.execute(select(SittingRow.room_id, SittingRow.game_no, SittingRow.seat, SittingRow.from_version,
+                                     SittingRow.spec, SittingRow.name)
+                              .where(SittingRow.room_id.in_(ids)).order_by(SittingRow.id)):
+            if games.get(t.room_id) == t.game_no:
+                sat.setdefault(t.room_id, []).append(Sitting(t.seat, t.from_version, t.spec, t.name))
         by_id: dict[str, RoomInfo] = {}
         for r in rows:
             by_id[r.id] = RoomInfo(
@@ -336,7 +381,8 @@ class Store:
                 setup=dict(r.setup), private=r.private, invite_hash=r.invite_hash, on_leave=r.on_leave,
                 leave_bot=r.leave_bot, game_no=r.game_no, seed=r.seed, version=r.version, to_move=r.to_move,
                 started=r.started_at is not None, finished=r.finished_at is not None,
-                created_at=_aware(r.created_at), updated_at=_aware(r.updated_at), seats=tuple(seats.get(r.id, [])))
+                created_at=_aware(r.created_at), updated_at=_aware(r.updated_at), seats=tuple(seats.get(r.id, [])),
+                sittings=tuple(sat.get(r.id, [])))
         return [by_id[i] for i in ids if i in by_id]
 
     # -- seats --------------------------------------------------------------------------------------
@@ -364,6 +410,9 @@ class Store:
                 ).values(status=SeatStatus.TAKEN, spec="human", name=name, token_hash=token_hash,
                          updated_at=utcnow())).rowcount
                 if done == 1:
+                    conn.execute(insert(SittingRow).values(room_id=room_id, game_no=room.game_no, seat=chosen,
+                                                           from_version=game.version, spec="human", name=name,
+                                                           created_at=utcnow()))
                     self._seats_changed(conn, room_id, room.game_no, game.version)
                     taken = int(chosen)
                     break
@@ -395,6 +444,10 @@ class Store:
                                                SeatRow.token_hash == token_hash)
                          .values(name="", token_hash=None, updated_at=utcnow(), **values))
             game = self._game_row(conn, room_id, room.game_no)
+            if room.on_leave is LeavePolicy.BOT:
+                conn.execute(insert(SittingRow).values(room_id=room_id, game_no=room.game_no, seat=seat,
+                                                       from_version=game.version, spec=room.leave_bot, name="",
+                                                       created_at=utcnow()))
             self._seats_changed(conn, room_id, room.game_no, game.version)
         return seat, self.room(room_id)
 
@@ -438,23 +491,47 @@ class Store:
 
         VersionConflict if an action is already stored at this version, or the game is over or replaced.
         """
-        now = utcnow()
+        item = NewAction(room_id, game_no, version, seat, action, to_move, record, outcome)
         try:
             with self._write() as conn:
-                conn.execute(_INSERT_ACTION, {"room_id": room_id, "game_no": game_no, "version": version,
-                                              "seat": seat, "action": action, "created_at": now})
-                moved = conn.execute(_ADVANCE_GAME, {"r": room_id, "g": game_no, "v": version, "next": version + 1,
-                                                     "to_move": to_move,
-                                                     "finished": now if record is not None else None}).rowcount
-                if moved != 1:
-                    raise VersionConflict(f"the game has moved on from version {version}")
-                if record is not None:
-                    conn.execute(insert(RecordRow).values(room_id=room_id, game_no=game_no, record=dict(record),
-                                                          outcome=dict(outcome or {}), finished_at=now))
-                conn.execute(_TOUCH_ROOM, {"r": room_id, "now": now})
-                self._publish(conn, room_id, "action", game_no, version + 1)
+                self._append(conn, item, utcnow())
         except IntegrityError:
             raise VersionConflict(f"another action was accepted at version {version} first") from None
+
+    def append_actions(self, items: Sequence[NewAction]) -> list[VersionConflict | None]:
+        """Store actions of several rooms in one commit (one fsync for all: a group commit).
+
+        Each is stored or refused on its own (a savepoint each): the answer holds, in order, None for an
+        action stored and the VersionConflict of one that lost its version. If the commit itself fails,
+        the exception is raised and none is stored.
+        """
+        now = utcnow()
+        results: list[VersionConflict | None] = []
+        with self._write() as conn:
+            for item in items:
+                try:
+                    with conn.begin_nested():
+                        self._append(conn, item, now)
+                    results.append(None)
+                except IntegrityError:
+                    results.append(VersionConflict(f"another action was accepted at version {item.version} first"))
+                except VersionConflict as exc:
+                    results.append(exc)
+        return results
+
+    def _append(self, conn: Connection, item: NewAction, now: datetime) -> None:
+        conn.execute(_INSERT_ACTION, {"room_id": item.room_id, "game_no": item.game_no, "version": item.version,
+                                      "seat": item.seat, "action": item.action, "created_at": now})
+        moved = conn.execute(_ADVANCE_GAME, {"r": item.room_id, "g": item.game_no, "v": item.version,
+                                             "next": item.version + 1, "to_move": item.to_move,
+                                             "finished": now if item.record is not None else None}).rowcount
+        if moved != 1:
+            raise VersionConflict(f"the game has moved on from version {item.version}")
+        if item.record is not None:
+            conn.execute(insert(RecordRow).values(room_id=item.room_id, game_no=item.game_no, record=dict(item.record),
+                                                  outcome=dict(item.outcome or {}), finished_at=now))
+        conn.execute(_TOUCH_ROOM, {"r": item.room_id, "now": now})
+        self._publish(conn, item.room_id, "action", item.game_no, item.version + 1)
 
     def rematch(self, room_id: str, game_no: int, seed: int, to_move: int | None) -> RoomInfo:
         """Start game ``game_no + 1`` in the room, same seats and tokens (GameNotFinished, VersionConflict)."""
@@ -475,6 +552,12 @@ class Store:
                 if conn.execute(update(RoomRow).where(RoomRow.id == room_id, RoomRow.game_no == game_no)
                                 .values(game_no=game_no + 1, updated_at=now)).rowcount != 1:
                     raise VersionConflict("another rematch started first")  # pragma: no cover - guarded above
+                filled = conn.execute(select(SeatRow.seat, SeatRow.spec, SeatRow.name).where(
+                    SeatRow.room_id == room_id, SeatRow.status != SeatStatus.OPEN).order_by(SeatRow.seat)).all()
+                if filled:
+                    conn.execute(insert(SittingRow), [
+                        {"room_id": room_id, "game_no": game_no + 1, "seat": f.seat, "from_version": 0, "spec": f.spec,
+                         "name": f.name, "created_at": now} for f in filled])
                 self._publish(conn, room_id, "game", game_no + 1, 0)
         except IntegrityError:
             raise VersionConflict("another rematch started first") from None
@@ -493,11 +576,15 @@ class Store:
                             dict(out) if out is not None else None) for g, out in rows]
 
     def record(self, room_id: str, game_no: int) -> dict[str, Any]:
-        """The record of a finished game (NoSuchRoom, GameNotFinished)."""
+        """The record of a finished game (NoSuchRoom, NoSuchGame, GameNotFinished)."""
         with self.engine.connect() as conn:
             self._room_row(conn, room_id)
             found = conn.execute(select(RecordRow.record).where(RecordRow.room_id == room_id,
                                                                 RecordRow.game_no == game_no)).scalar()
+            exists = found is not None or conn.execute(select(GameRow.game_no).where(
+                GameRow.room_id == room_id, GameRow.game_no == game_no)).first() is not None
+        if not exists:
+            raise NoSuchGame(f"this room has no game {game_no}")
         if found is None:
             raise GameNotFinished(f"game {game_no} of this room is not finished")
         return dict(found)

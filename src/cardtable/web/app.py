@@ -21,7 +21,7 @@ from cardtable.server import ServerSettings
 from cardtable.server import create_app as create_server_app
 from cardtable.server.api import add_routes
 
-from . import catalogs, hints, replays
+from . import catalogs, hints, replays, tutorial
 from .kit import game_webs
 from .pages import mount_pages
 
@@ -35,6 +35,7 @@ def mount(app: FastAPI) -> None:
             add_routes(app, web.router)
     add_routes(app, hints.routes())
     add_routes(app, replays.routes())
+    add_routes(app, tutorial.router)
 
 
 def create_app(settings: ServerSettings | None = None) -> FastAPI:

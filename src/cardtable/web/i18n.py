@@ -117,13 +117,16 @@ def howto_text(game: str, lang: Language) -> str:
     """The how-to-play of a game in a language (Markdown; English if that language has none).
 
     The pages are the game package's own (``howto.en.md``, ``howto.ja.md``), the same ones
-    ``cardtable rules GAME`` shows, so the terminal and the page never disagree.
+    ``cardtable rules GAME`` shows, so the terminal and the page never disagree on the rules; the page
+    puts their terminal parts in its own words (``howto.for_the_page``).
     """
     from cardtable.core import rulebook
 
+    from .howto import for_the_page
+
     for choice in (lang, SOURCE):
         if rulebook.has_howto(game, choice.value):
-            return rulebook.howto_text(game, choice.value)
+            return for_the_page(rulebook.howto_text(game, choice.value), game, choice.value)
     raise KeyError(f"no how-to-play for {game!r}")
 
 
@@ -156,6 +159,18 @@ def client_messages() -> list[tuple[str | tuple[str, str], str]]:
     return found
 
 
+def choice_words(choice: str) -> str:
+    """A rule flag's value in words, as the lobby shows it (the client's ``choiceWords``): ``p1`` is P1,
+    underscores are spaces.
+
+    >>> choice_words("after_resolution"), choice_words("p2")
+    ('after resolution', 'P2')
+    """
+    if len(choice) == 2 and choice[0] == "p" and choice[1].isdigit():
+        return choice.upper()
+    return choice.replace("_", " ")
+
+
 def data_messages() -> list[tuple[str, str]]:
     """The data strings the pages translate: game titles, rule-flag meanings, and each game's own (its lobby
     line, card names and effects, from its web part)."""
@@ -170,6 +185,9 @@ def data_messages() -> list[tuple[str, str]]:
         for spec in cls.Rules.flag_specs():
             if spec.doc:
                 out.append((spec.doc, f"{name} flag {spec.name}"))
+            for choice in spec.choices or ():
+                if isinstance(choice, str):
+                    out.append((choice_words(choice), f"{name} flag {spec.name} choice {choice}"))
     for name, web in game_webs().items():
         if web.tagline:
             out.append((web.tagline, f"game {name} tagline"))

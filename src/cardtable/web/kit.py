@@ -17,8 +17,8 @@ a game without one gets the plain page (:data:`PLAIN_MODULE`). The generic route
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 from typing import Any
 
 from fastapi import APIRouter
@@ -47,6 +47,8 @@ class GameWeb:
     messages: Callable[[], list[tuple[str, str]]] | None = None
     tagline: str = ""
     """The game's one-line description in the lobby (English; the pages translate it)."""
+    browser_howto: Mapping[str, str] = field(default_factory=dict)
+    """The how-to-play page's section on playing in the browser, by language (none when empty)."""
 
 
 PLAIN_MODULE = "js/games/plain.js"

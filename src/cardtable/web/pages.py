@@ -6,6 +6,7 @@
 ``/replay/{room_id}/{game_no}``           step through a finished game as a seat or revealed
 ``/decks``                                the games' deck and option-set builders
 ``/rules``, ``/rules/{game}``             how to play, and every rule of the rulebook by id
+``/tutorial/{game}``                      a first-game guide: a scripted game, one move at a time
 ========================================  ==================================================================
 
 The shell's ES modules route on the address.
@@ -22,7 +23,8 @@ from starlette.types import Scope
 from . import i18n
 from .i18n import Language
 
-PAGE_PATHS = ("/", "/room/{room_id}", "/replay/{room_id}/{game_no}", "/decks", "/rules", "/rules/{game}")
+PAGE_PATHS = ("/", "/room/{room_id}", "/replay/{room_id}/{game_no}", "/decks", "/rules", "/rules/{game}",
+              "/tutorial/{game}")
 """Every page address (each serves the shell)."""
 
 PAGE_HEADERS = {

@@ -7,7 +7,7 @@ slot is ``A3``; cards are ``HL LH LOH NOISE CLEAR T_HL T_LH T_BOTH``; levels ``H
 >>> str(parse_action("place T_HL A3"))
 'place T_HL A3'
 >>> parse_action("refill B LOH H")
-Refill(train=1, card=Card.LOH, level=Level.HIGH)
+Refill.parse('refill B LOH H')
 >>> parse_action("pass") == PASS, parse_action("decline") == DECLINE
 (True, True)
 """
@@ -37,7 +37,7 @@ class Deck(Enum):
         return f"Deck.{self.name}"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class AssignTrain(Action):
     """Take an unassigned train as your own (OSC-R6): ``assign B``."""
 
@@ -51,7 +51,7 @@ class AssignTrain(Action):
         return hash(self.train) ^ 0xdf2d23
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class ChooseFilters(Action):
     """Solo setup: the filters for train A and train B; the third card is the stock (OSC-R8)."""
 
@@ -66,7 +66,7 @@ class ChooseFilters(Action):
         return hash((self.a, self.b)) ^ 0x2e4cb2
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class PlaceTrigger(Action):
     """Lay a trigger-capable card from hand on a slot (OSC-R12): ``place T_HL A3``."""
 
@@ -83,7 +83,7 @@ class PlaceTrigger(Action):
         return hash((self.card, self.train, self.position)) ^ 0x1a0dd3
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class Capture(Action):
     """Take the capture the triggers offer (only under ``capture_optional``, OSC-I33); ``decline`` refuses it."""
 
@@ -95,7 +95,7 @@ class Capture(Action):
         return 0x439f79
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class KeepTrigger(Action):
     """Keep one conditional trigger of the captured position as a score card (OSC-R30)."""
 
@@ -109,7 +109,7 @@ class KeepTrigger(Action):
         return hash(self.card) ^ 0x3e5cb7
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class KeepFilter(Action):
     """Solo: keep the filter of this train as a score card (OSC-R57): ``keep A``."""
 
@@ -123,7 +123,7 @@ class KeepFilter(Action):
         return hash(self.train) ^ 0xedd5b6
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class Refill(Action):
     """Play a connecting card from hand at the refill slot of a train (OSC-R37): ``refill A HL``.
 
@@ -144,7 +144,7 @@ class Refill(Action):
         return hash((self.train, self.card, self.level)) ^ 0x51a1ca
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class Discard(Action):
     """Refill with a card that does not connect: it goes to the discard pile (OSC-R37)."""
 
@@ -158,7 +158,7 @@ class Discard(Action):
         return hash(self.card) ^ 0xf10d56
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class Draw(Action):
     """Top-up: draw one card from this deck (OSC-R40): ``draw pulse`` or ``draw trigger``."""
 
@@ -172,7 +172,7 @@ class Draw(Action):
         return hash(self.deck) ^ 0xc01231
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class Exchange(Action):
     """Solo: put the stock in this train's filter position, discarding any filter there (OSC-R55)."""
 

@@ -3,23 +3,24 @@
 Nearly every kind of event (draws, refills, a set's start, placements, discards, shifts, captures,
 the noise count, one-seat notices: 96% of a random game's events) is logged as one int. A code's kind
 is its low three bits (a notice's sub-kind is bits 6-7); every code holds its move (its action's
-index in ``history``) from bit 32 on (a capture only bits 32-47). A value out of a code's range is
+index in ``history``) plus one from bit 32 on (a capture only bits 32-47), so the setup's codes say
+``SETUP_MOVE``. A value out of a code's range is
 logged as a row. ``CODEC`` holds the layouts; the state encodes with the shifts below, computed from
 them, and ``event_row`` turns a code into the row the event log keeps. The lab's fact reader reads the
 codes through the same constants.
 
 >>> CODEC.describe().splitlines()  # doctest: +NORMALIZE_WHITESPACE
-['capture: tag 0 of 0b111; player:3-5 position:6-8 kept:9-12(+1) clears:13-15 emptied:16-21 move:32-47 cards:48-71(6x4)(+1) discards:72-74 discarded:75-95(7x3)',
- 'draw_pulse: tag 1 of 0b111; player:3-5 card:6-15 move:32+',
- 'draw_trigger: tag 2 of 0b111; player:3-5 card:6-15 move:32+',
- 'refill: tag 3 of 0b111; player:3-5 card:6-15 train:16-18 out:19-20 move:32+',
- 'turn: tag 4 of 0b111; player:3-5 set:6-15 move:32+',
- 'no_trigger: tag 5 of 0b11000111; player:3-5 move:32+',
- 'early_end: tag 69 of 0b11000111; player:3-5 move:32+',
- 'shift: tag 133 of 0b11000111; trains:8-31(6x4) move:32+',
- 'noise: tag 197 of 0b11000111; count:8-19 limit:20-31 move:32+',
- 'discard: tag 6 of 0b111; player:3-5 card:6-15 move:32+',
- 'place: tag 7 of 0b111; player:3-5 card:6-8 discarded:9-14(2x3) train:16-18 discards:19-20 slot:21-23 step:24-26 result:27-28 move:32+']
+['capture: tag 0 of 0b111; player:3-5 position:6-8 kept:9-12(+1) clears:13-15 emptied:16-21 move:32-47(+1) cards:48-71(6x4)(+1) discards:72-74 discarded:75-95(7x3)',
+ 'draw_pulse: tag 1 of 0b111; player:3-5 card:6-15 move:32+(+1)',
+ 'draw_trigger: tag 2 of 0b111; player:3-5 card:6-15 move:32+(+1)',
+ 'refill: tag 3 of 0b111; player:3-5 card:6-15 train:16-18 out:19-20 move:32+(+1)',
+ 'turn: tag 4 of 0b111; player:3-5 set:6-15 move:32+(+1)',
+ 'no_trigger: tag 5 of 0b11000111; player:3-5 move:32+(+1)',
+ 'early_end: tag 69 of 0b11000111; player:3-5 move:32+(+1)',
+ 'shift: tag 133 of 0b11000111; trains:8-31(6x4) move:32+(+1)',
+ 'noise: tag 197 of 0b11000111; count:8-19 limit:20-31 move:32+(+1)',
+ 'discard: tag 6 of 0b111; player:3-5 card:6-15 move:32+(+1)',
+ 'place: tag 7 of 0b111; player:3-5 card:6-8 discarded:9-14(2x3) train:16-18 discards:19-20 slot:21-23 step:24-26 result:27-28 move:32+(+1)']
 >>> CODEC.decode(CODEC.encode("refill", player=2, card=1, train=3, out=1, move=40))
 ('refill', {'player': 2, 'card': 1, 'train': 3, 'out': 1, 'move': 40})
 """
@@ -44,12 +45,13 @@ NOTICE_AT: Final = 6
 """Where a notice's sub-kind starts."""
 
 _PLAYER: Final = Field("player", 3, 3)
-_MOVE: Final = Field("move", 32)
+_MOVE: Final = Field("move", 32, 0, 1)
+"""The action's index in ``history`` (``SETUP_MOVE`` for the setup's codes), stored plus one."""
 _CARD: Final = Field("card", 6, 10)
 
 CAPTURE: Final = Layout("capture", 0, KIND_MASK, (
     _PLAYER, Field("position", 6, 3), Field("kept", 9, 4, 1), Field("clears", 13, 3), Field("emptied", 16, 6),
-    Field("move", 32, 16), Field("cards", 48, 4, 1, 6), Field("discards", 72, 3), Field("discarded", 75, 3, 0, 7)))
+    Field("move", 32, 16, 1), Field("cards", 48, 4, 1, 6), Field("discards", 72, 3), Field("discarded", 75, 3, 0, 7)))
 """``player`` captures ``position`` (1-based), keeping trigger ``kept`` (-1: none), scoring ``clears``
 clears, emptying the filters of the trains in the mask ``emptied``; ``cards`` are the captured cards in
 train order (-1: none), ``discarded`` the first ``discards`` cards discarded (OSC-R29, R30)."""
@@ -183,7 +185,7 @@ def event_row(code: int, ntrains: int, nfilters: int) -> tuple[Any, ...]:
     kind = code & KIND_MASK
     player = code >> PLAYER_AT & PLAYER_MASK
     a = code >> CARD_AT & CARD_MASK
-    move = code >> MOVE_AT
+    move = (code >> MOVE_AT) - 1
     if kind == CODE_DRAW_PULSE:
         return (EV_DRAW, PULSE_DRAW[player], CARD_SECRET[a], SEAT_TO[player], move)
     if kind == CODE_DRAW_TRIGGER:
@@ -236,4 +238,4 @@ def _capture_row(code: int, ntrains: int, nfilters: int) -> tuple[Any, ...]:
                          "position": code >> CAPTURE_POSITION_AT & CAPTURE_POSITION_MASK, "cards": taken,
                          "kept": TOKENS[kept - 1] if kept else None,
                          "clears": ["CLEAR"] * (code >> CAPTURE_CLEARS_AT & CAPTURE_CLEARS_MASK),
-                         "discarded": discarded, "emptied": emptied}, None, (), code >> MOVE_AT & CAPTURE_MOVE_MASK)
+                         "discarded": discarded, "emptied": emptied}, None, (), (code >> MOVE_AT & CAPTURE_MOVE_MASK) - 1)

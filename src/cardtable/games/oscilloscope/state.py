@@ -873,7 +873,7 @@ class OscilloscopeState(State):
         if self._events is not None:
             if self.sets < SET_LIMIT:
                 self._events.append(CODE_TURN | self.turn << PLAYER_AT | (self.sets + 1) << SET_AT
-                                    | len(self.history) << MOVE_AT)
+                                    | (len(self.history) + self.move_base) << MOVE_AT)
             else:
                 self._emit(EV_TURN, {"player": self.turn, "set": self.sets + 1})
         if self.solo:  # OSC-R54: exchange, shift, capture, end check, refill
@@ -887,7 +887,7 @@ class OscilloscopeState(State):
             self._legal = placements
             return STEP_WAIT
         if self._events is not None:
-            self._events.append(CODE_NO_TRIGGER | self.turn << PLAYER_AT | len(self.history) << MOVE_AT)
+            self._events.append(CODE_NO_TRIGGER | self.turn << PLAYER_AT | (len(self.history) + self.move_base) << MOVE_AT)
         return STEP_SHIFT
 
     def _early_end_applies(self) -> bool:
@@ -910,7 +910,7 @@ class OscilloscopeState(State):
             if len(discarded) <= PLACE_DISCARDS_LIMIT and 0 <= step < PLACE_STEP_LIMIT:
                 code = CODE_PLACE | player << PLAYER_AT | card << CARD_AT | train << PLACE_TRAIN_AT \
                     | len(discarded) << PLACE_DISCARDS_AT | slot << PLACE_SLOT_AT | step << PLACE_STEP_AT \
-                    | result << PLACE_RESULT_AT | len(self.history) << MOVE_AT
+                    | result << PLACE_RESULT_AT | (len(self.history) + self.move_base) << MOVE_AT
                 for i, k in enumerate(discarded):
                     code |= k << (PLACE_DISCARDED_AT + PLACE_DISCARDED_BITS * i)
                 self._events.append(code)
@@ -941,7 +941,7 @@ class OscilloscopeState(State):
             return STEP_SET_END
         if early:
             if self._events is not None:
-                self._events.append(CODE_EARLY_END | self.turn << PLAYER_AT | len(self.history) << MOVE_AT)
+                self._events.append(CODE_EARLY_END | self.turn << PLAYER_AT | (len(self.history) + self.move_base) << MOVE_AT)
             return STEP_SET_END  # OSC-R10: steps 2-5 are skipped, top-up included (OSC-I66)
         return STEP_SHIFT
 
@@ -1040,7 +1040,7 @@ class OscilloscopeState(State):
     def _shift_code(self) -> int:
         """The coming shift's event as a compact code (``CODE_SHIFT``), or 0 if a trigger rides off with a card."""
         ride = self.rules.trigger_anchor == "card"
-        code = CODE_SHIFT | len(self.history) << MOVE_AT
+        code = CODE_SHIFT | (len(self.history) + self.move_base) << MOVE_AT
         for c in range(self.ntrains):
             row = self.cards[c]
             if EMPTY not in row:
@@ -1125,7 +1125,7 @@ class OscilloscopeState(State):
         ``cards`` holds the captured cards as the code does, ``kept`` is the kept card or -1, ``emptied``
         the mask of the trains whose filters left.
         """
-        move = len(self.history)
+        move = len(self.history) + self.move_base
         if move >= CAPTURE_MOVE_LIMIT or clears > CAPTURE_CLEARS_LIMIT or len(discarded) > CAPTURE_DISCARDS_LIMIT:
             return -1
         tail = len(discarded)
@@ -1227,7 +1227,7 @@ class OscilloscopeState(State):
                 events = self._events
                 if events is not None and 0 <= after < NOISE_VALUE_LIMIT and 0 <= limit < NOISE_VALUE_LIMIT:
                     events.append(CODE_NOISE | after << NOISE_COUNT_AT | limit << NOISE_LIMIT_AT
-                                  | len(self.history) << MOVE_AT)
+                                  | (len(self.history) + self.move_base) << MOVE_AT)
                 else:
                     self._emit(EV_NOISE, {"count": after, "limit": limit})
         # OSC-R33 (OSC-I34): captured slots stay empty until the next shift closes them, unless:
@@ -1406,7 +1406,7 @@ class OscilloscopeState(State):
         if self._events is not None:
             if 0 <= out < 3:
                 self._events.append(CODE_REFILL | player << PLAYER_AT | card << CARD_AT | train << TRAIN_AT
-                                    | out << OUT_AT | len(self.history) << MOVE_AT)
+                                    | out << OUT_AT | (len(self.history) + self.move_base) << MOVE_AT)
             else:
                 self._emit(EV_REFILL, {"player": player, "train": TRAIN_LETTERS[train], "card": TOKENS[card],
                                       "out": LEVEL_SYMBOLS[out]})
@@ -1454,7 +1454,7 @@ class OscilloscopeState(State):
         self._from_hand(player, card)
         self.discard.append(card)
         if self._events is not None:
-            self._events.append(CODE_DISCARD | player << PLAYER_AT | card << CARD_AT | len(self.history) << MOVE_AT)
+            self._events.append(CODE_DISCARD | player << PLAYER_AT | card << CARD_AT | (len(self.history) + self.move_base) << MOVE_AT)
         self.refill_discards[player] += 1
         if deliberate:
             self.refill_deliberate[player] = True
@@ -1484,7 +1484,7 @@ class OscilloscopeState(State):
             self.origin[player][ANY_ORIGIN if self.pulse_mixed else PULSE_ORIGIN] += 1
             if self._events is not None:
                 self._events.append(CODE_DRAW_PULSE | player << PLAYER_AT | card << CARD_AT
-                                    | len(self.history) << MOVE_AT)
+                                    | (len(self.history) + self.move_base) << MOVE_AT)
         return True
 
     def _rebuild(self) -> None:
@@ -1511,7 +1511,7 @@ class OscilloscopeState(State):
         self.origin[player][TRIGGER_ORIGIN] += 1
         if self._events is not None:
             self._events.append(CODE_DRAW_TRIGGER | player << PLAYER_AT | card << CARD_AT
-                                | len(self.history) << MOVE_AT)
+                                | (len(self.history) + self.move_base) << MOVE_AT)
 
     def _decode_event(self, code: int) -> tuple[Any, ...]:
         """The row of a compact event (see :mod:`cardtable.games.oscilloscope.codec`)."""

@@ -16,7 +16,7 @@ from .cards import SUIT_LETTERS, parse_card
 from .options import NAME_RE
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class Wish(Action):
     """UTA-R3: take ``card`` from your own deck as the wished card."""
 
@@ -31,7 +31,7 @@ class Wish(Action):
         return hash(self.card) ^ 0xe3dbf7
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class SetCard(Action):
     """UTA-R37: set a J/Q/K of your hand face down on the field."""
 
@@ -46,7 +46,7 @@ class SetCard(Action):
         return hash(self.card) ^ 0x581c43
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class UseOption(Action):
     """UTA-R46: turn a face-up option card of this name face down and apply its effect."""
 
@@ -61,7 +61,7 @@ class UseOption(Action):
         return hash(self.name) ^ 0x754183
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class UseHero(Action):
     """UTA-R47: use your hero card's effect."""
 
@@ -74,7 +74,7 @@ class UseHero(Action):
         return 0x5d8098
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class Flip(Action):
     """UTA-I52 variant (``free_flip_for_energy``): flip a face-up discard for +1 energy, a free action."""
 
@@ -89,7 +89,7 @@ class Flip(Action):
         return hash(self.card) ^ 0xcc4b6b
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class Attack(Action):
     """UTA-R12/R15: attack with ``card``, optionally declaring NEXT, designating ``bans`` (suit letters)."""
 
@@ -111,7 +111,7 @@ class Attack(Action):
         return hash((self.card, self.next, self.bans)) ^ 0x6c280d
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class Pass(Action):
     """UTA-R44: pass by turning the face-up ``card`` of your discard pile face down (+1 energy)."""
 
@@ -126,7 +126,7 @@ class Pass(Action):
         return hash(self.card) ^ 0x427b1a
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class Joker(Action):
     """UTA-R45: turn your joker face down; both players draw up to 2 and your turn ends."""
 
@@ -139,7 +139,7 @@ class Joker(Action):
         return 0x27fb93
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class Stall(Action):
     """UTA-R56: end the turn without a main action (legal only when none is available)."""
 
@@ -152,7 +152,7 @@ class Stall(Action):
         return 0x95dd02
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class Block(Action):
     """UTA-R18-R20: block the attack with ``card`` (``bans`` only under ``rank_effects_on_block``)."""
 
@@ -168,7 +168,7 @@ class Block(Action):
         return hash((self.card, self.bans)) ^ 0xdab826
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class NoBlock(Action):
     """UTA-R20(e): decline to block; the attack succeeds."""
 
@@ -181,7 +181,7 @@ class NoBlock(Action):
         return 0x223ee
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class React(Action):
     """UTA-R29/R30: put ♣A (against a draw) or ♦A (against a discard effect) from hand into your discard."""
 
@@ -194,7 +194,7 @@ class React(Action):
         return 0xa440d1
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class NoReact(Action):
     """UTA-R22: let the success effect resolve without a reaction."""
 
@@ -207,7 +207,7 @@ class NoReact(Action):
         return 0x7cdb19
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class Take(Action):
     """UTA-R24/R25/R28/R48: choose ``card`` of the defender's hand (``where`` is first/last for ♦NEXT)."""
 
@@ -223,7 +223,7 @@ class Take(Action):
         return hash((self.card, self.where)) ^ 0xefc145
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class TakeNothing(Action):
     """UTA-R48(b): place no card with ♦NEXT."""
 
@@ -236,7 +236,7 @@ class TakeNothing(Action):
         return 0xa997
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class Draw(Action):
     """UTA-I32 variant (``optional_draws``): draw ``count`` of the cards you may draw."""
 
@@ -251,7 +251,7 @@ class Draw(Action):
         return hash(self.count) ^ 0xc01231
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class HeartNext(Action):
     """UTA-R51: put the heart ``card`` face down in your discard and reveal the top 3 of your deck."""
 
@@ -266,7 +266,7 @@ class HeartNext(Action):
         return hash(self.card) ^ 0x68d6e4
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class Pick(Action):
     """UTA-R51 step 3: take ``card`` of the cards ♥NEXT revealed into your hand."""
 
@@ -281,7 +281,7 @@ class Pick(Action):
         return hash(self.card) ^ 0xffa0a5
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class EndWindow(Action):
     """UTA-R10 step 5: close the post-attack window (or the blocker's ♥NEXT window)."""
 
@@ -294,7 +294,7 @@ class EndWindow(Action):
         return 0x1ed5d1
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class Cosmic(Action):
     """UTA-R52: take the cosmic ``card`` (written with ``+``) into your hand."""
 
@@ -309,7 +309,7 @@ class Cosmic(Action):
         return hash(self.card) ^ 0x6d8ef0
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class NoCosmic(Action):
     """UTA-R52: take no cosmic card this end step."""
 
@@ -322,7 +322,7 @@ class NoCosmic(Action):
         return 0x641ce9
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class Choose(Action):
     """A card chosen for the pending step of an option or hero effect."""
 
@@ -337,7 +337,7 @@ class Choose(Action):
         return hash(self.card) ^ 0x483147
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class ChooseNothing(Action):
     """Skip an optional choice of an option or hero effect."""
 
@@ -350,7 +350,7 @@ class ChooseNothing(Action):
         return 0x70a5e8
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class NameSuit(Action):
     """A suit named for the pending step of an option or hero effect (``forbid_suit``)."""
 

@@ -2,26 +2,27 @@
 
 While recording, nearly every event (all but looks, wishes, the deal and the setup, jokers,
 reactions and the game's end) is logged as one int. A code's kind is bits 0-3, its seat bit 4, and
-its move (the action's index in ``history``) is from bit 40 on; a value out of a code's range is
+its move (the action's index in ``history``) plus one is from bit 40 on (the setup's say
+``SETUP_MOVE``); a value out of a code's range is
 logged as a row instead. A card is its index in ``TOKENS`` (seven bits). ``CODEC`` holds the
 layouts; the state encodes with the shifts below, computed from them, and ``event_row`` turns a code
 into the row the event log keeps. The lab's fact reader reads the codes through the same constants.
 
 >>> CODEC.describe().splitlines()  # doctest: +NORMALIZE_WHITESPACE
-['turn: tag 1 of 0b1111; seat:4-4 rescue:5-5 turn:6-39 move:40+',
- 'energy: tag 2 of 0b1111; seat:4-4 change:6-17(+2048) energy:18-39 move:40+',
- 'notice: tag 3 of 0b1111; seat:4-4 notice:6-8 move:40+',
- 'pass: tag 4 of 0b1111; seat:4-4 token:6-12 move:40+',
- 'attack: tag 5 of 0b1111; seat:4-4 token:6-12 next:13-13 bans:14-17 move:40+',
- 'effect: tag 6 of 0b1111; seat:4-4 kind:6-7 value:8-17(+512) turn:18-39 move:40+',
- 'block: tag 7 of 0b1111; seat:4-4 token:6-12 face_up:13-13 move:40+',
- 'cosmic: tag 8 of 0b1111; seat:4-4 token:6-12 move:40+',
- 'draw: tag 9 of 0b1111; seat:4-4 count:6-8 tokens:9-29(3x7) move:40+',
- 'reveal: tag 10 of 0b1111; seat:4-4 count:6-7 tokens:9-29(3x7) move:40+',
- 'pick: tag 11 of 0b1111; seat:4-4 token:6-12 count:13-14 others:15-28(2x7) move:40+',
- 'heart_next: tag 12 of 0b1111; seat:4-4 played:5-5 token:6-12 watched:13-13 move:40+',
- 'set: tag 13 of 0b1111; seat:4-4 token:6-12 watched:13-13 turn:14-39 move:40+',
- 'take: tag 14 of 0b1111; seat:4-4 face_up:5-5 token:6-12 pile:13-13 first:14-14 move:40+']
+['turn: tag 1 of 0b1111; seat:4-4 rescue:5-5 turn:6-39 move:40+(+1)',
+ 'energy: tag 2 of 0b1111; seat:4-4 change:6-17(+2048) energy:18-39 move:40+(+1)',
+ 'notice: tag 3 of 0b1111; seat:4-4 notice:6-8 move:40+(+1)',
+ 'pass: tag 4 of 0b1111; seat:4-4 token:6-12 move:40+(+1)',
+ 'attack: tag 5 of 0b1111; seat:4-4 token:6-12 next:13-13 bans:14-17 move:40+(+1)',
+ 'effect: tag 6 of 0b1111; seat:4-4 kind:6-7 value:8-17(+512) turn:18-39 move:40+(+1)',
+ 'block: tag 7 of 0b1111; seat:4-4 token:6-12 face_up:13-13 move:40+(+1)',
+ 'cosmic: tag 8 of 0b1111; seat:4-4 token:6-12 move:40+(+1)',
+ 'draw: tag 9 of 0b1111; seat:4-4 count:6-8 tokens:9-29(3x7) move:40+(+1)',
+ 'reveal: tag 10 of 0b1111; seat:4-4 count:6-7 tokens:9-29(3x7) move:40+(+1)',
+ 'pick: tag 11 of 0b1111; seat:4-4 token:6-12 count:13-14 others:15-28(2x7) move:40+(+1)',
+ 'heart_next: tag 12 of 0b1111; seat:4-4 played:5-5 token:6-12 watched:13-13 move:40+(+1)',
+ 'set: tag 13 of 0b1111; seat:4-4 token:6-12 watched:13-13 turn:14-39 move:40+(+1)',
+ 'take: tag 14 of 0b1111; seat:4-4 face_up:5-5 token:6-12 pile:13-13 first:14-14 move:40+(+1)']
 >>> CODEC.decode(CODEC.encode("energy", seat=1, change=-2, energy=3, move=9))
 ('energy', {'seat': 1, 'change': -2, 'energy': 3, 'move': 9})
 """
@@ -40,7 +41,8 @@ KIND_MASK: Final = 15
 """The bits of a code's kind."""
 
 _SEAT: Final = Field("seat", 4, 1)
-_MOVE: Final = Field("move", 40)
+_MOVE: Final = Field("move", 40, 0, 1)
+"""The action's index in ``history`` (``SETUP_MOVE`` for the setup's codes), stored plus one."""
 _TOKEN: Final = Field("token", 6, 7)
 
 TURN: Final = Layout("turn", 1, KIND_MASK, (_SEAT, Field("rescue", 5, 1), Field("turn", 6, 34), _MOVE))
@@ -182,7 +184,7 @@ def event_row(code: int) -> tuple[Any, ...]:
     """The ``(kind, public, secret, to, move)`` row of a code (ValueError if it is none)."""
     kind = code & KIND_MASK
     seat = code >> SEAT_AT & 1
-    move = code >> MOVE_AT
+    move = (code >> MOVE_AT) - 1
     if kind == CODE_TURN:
         return (EV_TURN, {"turn": code >> TURN_AT & TURN_MASK, "player": seat, "rescue": bool(code & TURN_RESCUE)},
                 None, (), move)

@@ -109,6 +109,11 @@ class UtahimeGame(Game[UtahimeRules]):
             state.first = rng.randrange(2)
         else:
             state.first = 0 if self.rules.first_player == "p1" else 1
+        bonus = self.rules.second_player_extra_energy  # a seat compensation (UTA-I48), 0 in the rulebook
+        if bonus:
+            cap = self.rules.energy_cap
+            second = 1 - state.first
+            state.energy[second] = min(state.energy[second] + bonus, cap) if cap else state.energy[second] + bonus
         return state
 
     # -- notation and positions ----------------------------------------------------------------------

@@ -42,6 +42,9 @@ class UtahimeRules(RulesBase):
                                       doc="setting a J/Q/K is the main action (one card) instead of a free action")
     jqk_set_required_for_block: bool = flag(True, ledger="UTA-I25", doc="a J/Q/K must be set to block too")
     starting_energy: int = flag(0, minimum=0, ledger="UTA-I48", doc="energy of each player at the start")
+    second_player_extra_energy: int = flag(0, minimum=0, ledger="UTA-I-CT23",
+                                           doc="extra energy of the player who moves second, at the start "
+                                               "(a seat compensation)")
     energy_cap: int = flag(0, minimum=0, ledger="UTA-I48",
                            doc="largest energy a player may hold; 0 means no cap (the ledger's null)")
     premium_attack_cost: int = flag(1, minimum=0, ledger="UTA-I49", doc="energy paid to attack with an A, J, Q or K")

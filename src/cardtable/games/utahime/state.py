@@ -862,7 +862,7 @@ class UtahimeState(State):
         elif kind is NoBlock:
             if self._events is not None:
                 self._events.append(CODE_NOTICE | (1 - self.attacker) << SEAT_AT | NOTICE_NO_BLOCK << NOTICE_AT
-                                    | len(self.history) << MOVE_AT)
+                                    | (len(self.history) + self.move_base) << MOVE_AT)
             self._succeed()
         elif kind is Pass:
             assert isinstance(action, Pass)
@@ -875,7 +875,7 @@ class UtahimeState(State):
                 if code is None:
                     self._emit(EV_PASS, {"player": a, "card": action.card})
                 else:
-                    self._events.append(CODE_PASS | a << SEAT_AT | code << TOKEN_AT | len(self.history) << MOVE_AT)
+                    self._events.append(CODE_PASS | a << SEAT_AT | code << TOKEN_AT | (len(self.history) + self.move_base) << MOVE_AT)
                 before = list(self.energy)
                 self._gain(a, 1)  # UTA-R43
                 self._say_energy(before)
@@ -907,7 +907,7 @@ class UtahimeState(State):
                     self._emit(EV_SET, {"player": a, "turn": self.turn}, {"card": action.card}, self._watchers(a))
                 else:
                     self._events.append(CODE_SET | a << SEAT_AT | code << TOKEN_AT | (WATCHED if self.look == 1 - a else 0)
-                                        | self.turn << SET_TURN_AT | len(self.history) << MOVE_AT)
+                                        | self.turn << SET_TURN_AT | (len(self.history) + self.move_base) << MOVE_AT)
             if not self.unlock_turn[a]:
                 self.unlock_turn[a] = self.turn
             if self.rules.jqk_set_costs_action:  # UTA-I-CT6
@@ -920,14 +920,14 @@ class UtahimeState(State):
             self.stalled = True  # UTA-R56
             if self._events is not None:
                 self._events.append(CODE_NOTICE | self.attacker << SEAT_AT | NOTICE_STALL << NOTICE_AT
-                                    | len(self.history) << MOVE_AT)
+                                    | (len(self.history) + self.move_base) << MOVE_AT)
             self._end_step()
         elif kind is React:
             self._do_react()
         elif kind is NoReact:
             if self._events is not None:
                 self._events.append(CODE_NOTICE | (1 - self.attacker) << SEAT_AT | NOTICE_NO_REACT << NOTICE_AT
-                                    | len(self.history) << MOVE_AT)
+                                    | (len(self.history) + self.move_base) << MOVE_AT)
             self._resolve_success(reacted=False)
         elif kind is Take:
             assert isinstance(action, Take)
@@ -953,7 +953,7 @@ class UtahimeState(State):
                 decider = self.current_player
                 assert decider is not None  # an action is applied by the seat that decides
                 events.append(CODE_NOTICE | decider << SEAT_AT | NOTICE_END_WINDOW << NOTICE_AT
-                              | len(self.history) << MOVE_AT)
+                              | (len(self.history) + self.move_base) << MOVE_AT)
             if self.phase == Phase.BLOCKER_WINDOW:
                 self.phase = Phase.POST
             else:
@@ -964,7 +964,7 @@ class UtahimeState(State):
         elif kind is NoCosmic:
             if self._events is not None:
                 self._events.append(CODE_NOTICE | self.attacker << SEAT_AT | NOTICE_NO_COSMIC << NOTICE_AT
-                                    | len(self.history) << MOVE_AT)
+                                    | (len(self.history) + self.move_base) << MOVE_AT)
             self._cleanup()
         elif kind is UseOption:
             assert isinstance(action, UseOption)
@@ -1044,12 +1044,12 @@ class UtahimeState(State):
                 self.rescue = True
             elif self.rules.end_on_empty_hand:
                 if self._events is not None:
-                    self._events.append(CODE_TURN | a << SEAT_AT | turn << TURN_AT | len(self.history) << MOVE_AT)
+                    self._events.append(CODE_TURN | a << SEAT_AT | turn << TURN_AT | (len(self.history) + self.move_base) << MOVE_AT)
                 self._finish(f"P{a + 1} starts turn {turn} with no cards in hand", "UTA-R55")
                 return
         if self._events is not None:
             self._events.append(CODE_TURN | a << SEAT_AT | (TURN_RESCUE if self.rescue else 0) | turn << TURN_AT
-                                | len(self.history) << MOVE_AT)
+                                | (len(self.history) + self.move_base) << MOVE_AT)
 
     def _end_step(self) -> None:
         """UTA-R10 step 6: the cosmic card decision, if one could be taken (UTA-R52)."""
@@ -1101,7 +1101,7 @@ class UtahimeState(State):
                 change = now - before[seat] + ENERGY_BIAS
                 if 0 <= change <= ENERGY_CHANGE_MASK and 0 <= now <= ENERGY_MASK:
                     events.append(CODE_ENERGY | seat << SEAT_AT | change << ENERGY_CHANGE_AT | now << ENERGY_AT
-                                  | len(self.history) << MOVE_AT)
+                                  | (len(self.history) + self.move_base) << MOVE_AT)
                 else:
                     self._emit(EV_ENERGY, {"player": seat, "change": now - before[seat], "energy": now})
 
@@ -1118,7 +1118,7 @@ class UtahimeState(State):
         events = self._events
         if events is not None:
             if drawn <= DRAW_LIMIT:
-                code = CODE_DRAW | seat << SEAT_AT | drawn << DRAW_COUNT_AT | len(self.history) << MOVE_AT
+                code = CODE_DRAW | seat << SEAT_AT | drawn << DRAW_COUNT_AT | (len(self.history) + self.move_base) << MOVE_AT
                 shift = DRAW_TOKENS_AT
                 for c in hand[len(hand) - drawn:]:
                     code |= TOKEN_CODE[token(c, seat)] << shift
@@ -1159,7 +1159,7 @@ class UtahimeState(State):
         events = self._events
         if events is not None and 0 <= value + EFFECT_BIAS < EFFECT_VALUE_LIMIT and 0 <= turn < EFFECT_TURN_LIMIT:
             events.append(CODE_EFFECT | player << SEAT_AT | kind << EFFECT_KIND_AT | (value + EFFECT_BIAS) << EFFECT_VALUE_AT
-                          | turn << EFFECT_TURN_AT | len(self.history) << MOVE_AT)
+                          | turn << EFFECT_TURN_AT | (len(self.history) + self.move_base) << MOVE_AT)
             return
         public: dict[str, Any] = {"player": player, "turn": turn, "effect": EFFECT_KINDS[kind]}
         if kind == BAN:
@@ -1185,7 +1185,7 @@ class UtahimeState(State):
                 self._emit(EV_ATTACK, {"player": a, "card": action.card, "next": action.next, "bans": action.bans})
             else:
                 events.append(CODE_ATTACK | a << SEAT_AT | code << TOKEN_AT | (ATTACK_NEXT if action.next else 0)
-                              | bans << ATTACK_BANS_AT | len(self.history) << MOVE_AT)
+                              | bans << ATTACK_BANS_AT | (len(self.history) + self.move_base) << MOVE_AT)
             registered = len(self.effects)
             before = list(self.energy)
         if rank == ACE or rank >= 11:
@@ -1246,7 +1246,7 @@ class UtahimeState(State):
                 self._emit(EV_BLOCK, {"player": d, "card": action.card, "face_up": face_up})
             else:
                 self._events.append(CODE_BLOCK | d << SEAT_AT | code << TOKEN_AT | (BLOCK_FACE_UP if face_up else 0)
-                                    | len(self.history) << MOVE_AT)
+                                    | (len(self.history) + self.move_base) << MOVE_AT)
         self.blk = card
         rank = RANK[card]
         if rules.rank_effects_on_block and 2 <= rank <= 10:  # UTA-I27 variant: for turn t+2 (UTA-I-CT19)
@@ -1269,7 +1269,7 @@ class UtahimeState(State):
         card, a = self.atk, self.attacker
         d = 1 - a
         if self._events is not None:
-            self._events.append(CODE_NOTICE | a << SEAT_AT | NOTICE_SUCCESS << NOTICE_AT | len(self.history) << MOVE_AT)
+            self._events.append(CODE_NOTICE | a << SEAT_AT | NOTICE_SUCCESS << NOTICE_AT | (len(self.history) + self.move_base) << MOVE_AT)
         suit = SUIT[card]
         if suit in (HEARTS, CLUBS):
             self.success_kind = DRAW_EFFECT
@@ -1346,7 +1346,7 @@ class UtahimeState(State):
                                {"card": action.card}, (a, d))
                 else:
                     self._events.append(CODE_TAKE | a << SEAT_AT | code << TOKEN_AT | d << TAKE_PILE_AT
-                                        | len(self.history) << MOVE_AT)
+                                        | (len(self.history) + self.move_base) << MOVE_AT)
             self._finish_success()
             return
         self._forget(card, d)
@@ -1369,7 +1369,7 @@ class UtahimeState(State):
                                     "card": action.card})
             else:
                 self._events.append(CODE_TAKE | a << SEAT_AT | TAKE_FACE_UP | code << TOKEN_AT | owner << TAKE_PILE_AT
-                                    | (TAKE_FIRST if where == "first" else 0) | len(self.history) << MOVE_AT)
+                                    | (TAKE_FIRST if where == "first" else 0) | (len(self.history) + self.move_base) << MOVE_AT)
         if self.success_kind == DNEXT_EFFECT and not self.rules.diamond_next_penalty_always:
             self._add_effect((self.turn + 1, BLOCK_BONUS, a, -4))  # UTA-I61 variant (UTA-I-CT20)
         self._finish_success()
@@ -1427,7 +1427,7 @@ class UtahimeState(State):
                     self._emit(EV_HEART_NEXT, {"player": seat, "suit": "H"}, {"card": action.card}, watchers)
                 else:
                     events.append(CODE_HEART_NEXT | seat << SEAT_AT | code << TOKEN_AT
-                                  | (WATCHED if len(watchers) > 1 else 0) | len(self.history) << MOVE_AT)
+                                  | (WATCHED if len(watchers) > 1 else 0) | (len(self.history) + self.move_base) << MOVE_AT)
         else:
             for i, e in enumerate(pile):
                 if e & CARD_MASK == card:
@@ -1442,7 +1442,7 @@ class UtahimeState(State):
                                                "source": "played_card"})
                 else:
                     events.append(CODE_HEART_NEXT | seat << SEAT_AT | HEART_NEXT_PLAYED | code << TOKEN_AT
-                                  | len(self.history) << MOVE_AT)
+                                  | (len(self.history) + self.move_base) << MOVE_AT)
         self.hn_turn[seat] = True
         self.hn_game[seat] = True
         deck = self.decks[seat]
@@ -1450,7 +1450,7 @@ class UtahimeState(State):
         events = self._events
         if events is not None:
             if len(self.revealed) <= DRAW_LIMIT:
-                code = CODE_REVEAL | seat << SEAT_AT | len(self.revealed) << DRAW_COUNT_AT | len(self.history) << MOVE_AT
+                code = CODE_REVEAL | seat << SEAT_AT | len(self.revealed) << DRAW_COUNT_AT | (len(self.history) + self.move_base) << MOVE_AT
                 for i, c in enumerate(self.revealed):
                     code |= TOKEN_CODE[token(c, seat)] << (DRAW_TOKENS_AT + TOKEN_BITS * i)
                 events.append(code)
@@ -1480,7 +1480,7 @@ class UtahimeState(State):
             others = [c for c in self.revealed if c != card]
             if len(others) <= PICK_LIMIT:
                 code = CODE_PICK | seat << SEAT_AT | TOKEN_CODE[token(card, seat)] << TOKEN_AT \
-                    | len(others) << PICK_COUNT_AT | len(self.history) << MOVE_AT
+                    | len(others) << PICK_COUNT_AT | (len(self.history) + self.move_base) << MOVE_AT
                 for i, c in enumerate(others):
                     code |= TOKEN_CODE[token(c, seat)] << (PICK_OTHERS_AT + TOKEN_BITS * i)
                 events.append(code)
@@ -1504,7 +1504,7 @@ class UtahimeState(State):
             if code is None:
                 self._emit(EV_COSMIC, {"player": a, "card": action.card})
             else:
-                self._events.append(CODE_COSMIC | a << SEAT_AT | code << TOKEN_AT | len(self.history) << MOVE_AT)
+                self._events.append(CODE_COSMIC | a << SEAT_AT | code << TOKEN_AT | (len(self.history) + self.move_base) << MOVE_AT)
         self.cosmic_taken = True
         if self.phase == Phase.END:
             self._cleanup()

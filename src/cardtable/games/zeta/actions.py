@@ -27,7 +27,7 @@ from .board import FILES, Geometry, geometry
 from .cards import CARD_BY_ID, CARDS, NUM_TYPES
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class Place(Action):
     """Place card type ``card`` (index) on ``square`` (index)."""
 
@@ -43,7 +43,7 @@ class Place(Action):
         return hash(self.text)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class Target(Action):
     """Destroy the card on ``square`` with the pending optional targeted effect."""
 
@@ -58,7 +58,7 @@ class Target(Action):
         return hash(self.text)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class DestroyFromHand(Action):
     """Destroy one card of type ``card`` from your hand (Do-Over, Fortune-Telling)."""
 
@@ -72,7 +72,7 @@ class DestroyFromHand(Action):
         return hash(self.card) ^ 0xeba18b
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class ChooseLine(Action):
     """Single-Arrow Summoning's choice: ``kind`` is "rank" or "file", ``index`` 0-based."""
 
@@ -91,7 +91,7 @@ class ChooseLine(Action):
         return hash((self.kind, self.index)) ^ 0x8f3af4
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class Mulligan(Action):
     """Take the once-only mulligan (ZETA-R11), or keep the hand when ``take`` is False."""
 

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from .cards import CARD_BY_ID, CARDS
+from .cardset import card_numbers
 
 PRESET_NAMES = ("classic", "control", "arcana", "plain")
 
@@ -117,24 +118,28 @@ def read_deck_mapping(data: Any, *, source: str = "deck") -> tuple[Deck, list[st
     return Deck(name, counts, labels), problems
 
 
-def deck_problems(deck: Deck, *, deck_size: int = 25, limits: bool = True) -> list[str]:
-    """Every way ``deck`` breaks the deck-construction rules, with what to change (ZETA-R6); empty if legal."""
+def deck_problems(deck: Deck, *, deck_size: int = 25, limits: bool = True, cards: str = "") -> list[str]:
+    """Every way ``deck`` breaks the deck-construction rules, with what to change (ZETA-R6); empty if legal.
+
+    ``cards`` is a card set's ``cards`` rule flag: its copy limits replace the rulebook's.
+    """
     problems = []
     if deck.size != deck_size:
         diff = deck.size - deck_size
         fix = f"remove {diff}" if diff > 0 else f"add {-diff}"
         problems.append(f"it has {deck.size} cards but a deck holds exactly {deck_size}: {fix} card(s)")
     if limits:
+        set_limits = card_numbers(cards).limits
         for cid, n in deck.counts.items():
-            limit = CARD_BY_ID[cid].limit
+            limit = set_limits[CARD_BY_ID[cid].index]
             if n > limit:
                 problems.append(f"{cid}: {n} copies, the limit is {limit}: remove {n - limit}")
     return problems
 
 
-def validate_deck(deck: Deck, *, deck_size: int = 25, limits: bool = True) -> None:
-    """Raise DeckError listing every problem and what to change (ZETA-R6)."""
-    problems = deck_problems(deck, deck_size=deck_size, limits=limits)
+def validate_deck(deck: Deck, *, deck_size: int = 25, limits: bool = True, cards: str = "") -> None:
+    """Raise DeckError listing every problem and what to change (ZETA-R6; ``cards``: a card set's limits)."""
+    problems = deck_problems(deck, deck_size=deck_size, limits=limits, cards=cards)
     if problems:
         raise DeckError(f"deck {deck.name!r} is not legal: " + "; ".join(problems))
 
@@ -148,7 +153,7 @@ class DeckReport:
     problems: tuple[str, ...]
 
 
-def check_deck_file(path: str | Path, *, deck_size: int = 25, limits: bool = True) -> DeckReport:
+def check_deck_file(path: str | Path, *, deck_size: int = 25, limits: bool = True, cards: str = "") -> DeckReport:
     r"""Read and check a TOML deck file, collecting every problem at once (file, card ids, counts, ZETA-R6).
 
     >>> import tempfile, pathlib
@@ -167,7 +172,7 @@ def check_deck_file(path: str | Path, *, deck_size: int = 25, limits: bool = Tru
     except DeckError as exc:
         return DeckReport(p.stem, 0, (str(exc),))
     deck, problems = read_deck_mapping(data, source=p.stem)
-    problems += deck_problems(deck, deck_size=deck_size, limits=limits)
+    problems += deck_problems(deck, deck_size=deck_size, limits=limits, cards=cards)
     return DeckReport(deck.name, deck.size, tuple(problems))
 
 
@@ -203,9 +208,13 @@ def _preset(name: str) -> Deck:
     return deck_from_mapping(tomllib.loads(text), source=name)
 
 
-def random_deck(rng: random.Random, *, deck_size: int = 25, name: str = "random") -> Deck:
-    """A uniformly random legal deck: ``deck_size`` copies drawn from the 50-copy pool without replacement."""
-    pool = [c.id for c in CARDS for _ in range(c.limit)]
+def random_deck(rng: random.Random, *, deck_size: int = 25, name: str = "random", cards: str = "") -> Deck:
+    """A uniformly random legal deck: ``deck_size`` copies drawn from the 50-copy pool without replacement.
+
+    ``cards`` is a card set's ``cards`` rule flag: its copy limits make the pool.
+    """
+    limits = card_numbers(cards).limits
+    pool = [c.id for c in CARDS for _ in range(limits[c.index])]
     counts: dict[str, int] = {}
     for cid in rng.sample(pool, deck_size):
         counts[cid] = counts.get(cid, 0) + 1

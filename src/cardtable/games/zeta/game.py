@@ -67,7 +67,8 @@ class ZetaGame(Game[ZetaRules]):
             else:
                 raise ValueError(f"deck of seat {seat}: expected a preset name, 'random' or a deck, got {spec!r}")
             try:
-                validate_deck(deck, deck_size=self.rules.deck_size, limits=self.rules.construction_limits)
+                validate_deck(deck, deck_size=self.rules.deck_size, limits=self.rules.construction_limits,
+                              cards=self.rules.cards)
             except DeckError as exc:
                 hint = ""
                 if deck.name == "plain" and self.rules.construction_limits:
@@ -80,7 +81,7 @@ class ZetaGame(Game[ZetaRules]):
         lists = []
         for spec in setup["decks"]:
             if spec == "random":
-                lists.append(random_deck(rng, deck_size=self.rules.deck_size).card_indexes())
+                lists.append(random_deck(rng, deck_size=self.rules.deck_size, cards=self.rules.cards).card_indexes())
                 continue
             hit = self._decklist_cache.get(id(spec))
             if hit is None or hit[0] is not spec:

@@ -33,6 +33,7 @@ from .cards import (
     NUM_TYPES,
     THUNDER,
 )
+from .cardset import card_numbers
 from .state import ZetaState
 from .vocab import (
     CHOOSE_FORTUNE,
@@ -576,7 +577,7 @@ class ZetaSampler:
                 pool = list(self.pools[seat])
                 shuffle(pool, rng)
                 hand = known + pool[:size]
-                if seat != self.decider or _deal_fits(self.phase, hand):
+                if seat != self.decider or _deal_fits(self.phase, hand, self.game.rules.cards):
                     break
             hands[seat], decks[seat] = hand, pool[size:]
         pending = dict(self.pending) if self.pending is not None else None
@@ -600,10 +601,11 @@ def _set_aside_seat(view: Mapping[str, Any]) -> int:
     return int(view["active"])
 
 
-def _deal_fits(phase: Phase, hand: list[str]) -> bool:
+def _deal_fits(phase: Phase, hand: list[str], cards: str = "") -> bool:
     """Whether a dealt hand of the decider can be the hand its pending decision shows (ZETA-I-CT4, R57)."""
     if phase in (CHOOSE_HAND, CHOOSE_FORTUNE):
         return len(set(hand)) >= 2
     if phase == CHOOSE_MOURN:
-        return any(CARD_BY_ID[c].index in ZERO_COST for c in hand)
+        zero = card_numbers(cards).zero_cost if cards else ZERO_COST  # a card set's cost-0 cards (ZETA-I-CT7)
+        return any(CARD_BY_ID[c].index in zero for c in hand)
     return True

@@ -7,6 +7,8 @@ from typing import ClassVar
 
 from cardtable.core.rules import RulesBase, flag
 
+from .cardset import canonical_cards, card_numbers
+
 
 @dataclass(frozen=True, kw_only=True)
 class ZetaRules(RulesBase):
@@ -63,9 +65,16 @@ class ZetaRules(RulesBase):
                                ledger="ZETA-I42", doc="Broom and Earth Mage in the same turn")
     single_arrow_blocked_filled: bool = flag(False, ledger="ZETA-I48",
                                              doc="blocked squares count as filled for Single-Arrow")
+    cards: str = flag("", ledger="ZETA-I-CT7",
+                      doc="card set: the numbers changed from the rulebook's, as card.field=value;... (cardtable cards)")
 
     def __post_init__(self) -> None:
+        if self.cards:  # ZETA-I-CT7: checked (naming the card and the rule) and written canonically
+            object.__setattr__(self, "cards", canonical_cards(self.cards))
         if not 4 <= self.deck_size <= 60:  # also checked by the flag's range (from_flags); direct construction too
             raise ValueError(f"rule flag 'deck_size' must be one of: the whole numbers 4-60; got {self.deck_size}")
-        if self.construction_limits and self.deck_size > 50:
-            raise ValueError("rule flag 'deck_size' above 50 needs construction_limits=false (the pool holds 50)")
+        if self.construction_limits:
+            pool = sum(card_numbers(self.cards).limits)  # 50 with the rulebook's copy limits
+            if self.deck_size > pool:
+                raise ValueError(f"rule flag 'deck_size' above {pool} needs construction_limits=false "
+                                 f"(the pool holds {pool})")

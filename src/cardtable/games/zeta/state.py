@@ -16,7 +16,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Iterator, Sequence
-from typing import TYPE_CHECKING, Any, ClassVar, Final, cast
+from typing import TYPE_CHECKING, Any, Final, cast
 
 from cardtable.core import Action, Outcome, State
 from cardtable.core.rng import shuffle
@@ -67,6 +67,7 @@ from .cards import (
     ULTIMATE,
     WIND,
 )
+from .cardset import ZetaNumbers, card_numbers
 from .codec import (
     CODE_CARD_NOTICE,
     CODE_DECISION,
@@ -132,7 +133,6 @@ from .vocab import (
     PHASE_NAMES,
     TRIGGERS,
     TURN_DRAW,
-    ZERO_COST,
     EndReason,
     Phase,
     Step,
@@ -266,8 +266,6 @@ def types_of(mask: int) -> tuple[int, ...]:
 class ZetaState(State):
     """A Zeta position (see the module docstring for the representation)."""
 
-    codes_carry_setup: ClassVar[bool] = True
-    """The setup's codes say ``SETUP_MOVE`` themselves (``move_base``)."""
 
     def __new__(cls, *args: Any, **kwargs: Any) -> ZetaState:
         """Allocate a state (``clone`` calls this alone, then sets every field itself)."""
@@ -327,6 +325,11 @@ class ZetaState(State):
         """The decks as the setup shuffled them, before the deal (for ``_setup_events``)."""
         self.gravity = rules.gravity
         self.overline = rules.overline_wins
+        # The card set's numbers (ZETA-I-CT7): the rulebook's unless the rules' ``cards`` flag changes some.
+        nums = card_numbers(rules.cards)
+        self.nums: ZetaNumbers = nums
+        self.costs: tuple[int, ...] = nums.costs
+        self.afford: tuple[int, ...] = nums.afford
         # Where a frame resumes after its Fanfare, when the full-board check is last (else -1: no fast path).
         self.fanfare_pos = self.steps.index(FANFARE) + 1 if self.steps[-1] == FULL else -1
 
@@ -346,10 +349,11 @@ class ZetaState(State):
         rules = self.rules
         self.active = self.first
         events = self._events
-        self.move_base = 0  # the setup's codes say SETUP_MOVE themselves (``codes_carry_setup``)
+        self.move_base = 0  # the setup's entries say SETUP_MOVE themselves
         if events is not None:
             self._emit(EV_FIRST_PLAYER, {"player": self.first, "coin_toss": rules.first_player == "random"})
-        for seat, n in ((self.first, 3), (1 - self.first, 4 if rules.second_player_extra_card else 3)):  # ZETA-R9, R10
+        second = self.nums.hand_second + (1 if rules.second_player_extra_card else 0)
+        for seat, n in ((self.first, self.nums.hand_first), (1 - self.first, second)):  # ZETA-R9, R10
             dealt = self._draw(seat, n, None)
             if events is not None:
                 self._emit(EV_DEAL, {"player": seat, "count": len(dealt)},
@@ -377,7 +381,7 @@ class ZetaState(State):
         twin.first = self.first
         twin.record_events()
         twin._deal()
-        self._events.extend(twin.events)
+        self._events.extend(twin.event_rows())
 
     # ------------------------------------------------------------------ contract queries
     @property
@@ -439,7 +443,7 @@ class ZetaState(State):
         if zero_only and not (broom and self.rules.broom_vs_earth == "permission_wins"):
             return 0  # ZETA-R17(a), R17(c)
         if broom:
-            return max(count, 10)  # ZETA-R17(b), R49
+            return max(count, self.nums.broom_cap)  # ZETA-R17(b), R49
         return count
 
     def empty_targets(self) -> int:
@@ -479,7 +483,7 @@ class ZetaState(State):
                 cap = self.cost_cap(seat)
             else:
                 cap = filled.bit_count()
-            avail = self.held[seat] & AFFORD[cap if cap < MAX_COST else MAX_COST]
+            avail = self.held[seat] & self.afford[cap]  # one entry for every cap a board allows (ZETA-R14)
             if not avail:
                 return _PASS_ONLY
             geo = self.geo
@@ -499,7 +503,7 @@ class ZetaState(State):
             hand = self.hands[self.decider]
             out: tuple[Action, ...] = ()
             if empty:
-                for c in ZERO_COST:
+                for c in self.nums.zero_cost:
                     if hand[c]:
                         out += table.on(c, empty)
             return out + _DECLINE_ONLY
@@ -520,7 +524,7 @@ class ZetaState(State):
     def _can_mourn(self, seat: int) -> bool:
         """ZETA-R57: a cost-0 card in hand and an empty square to put it on."""
         hand = self.hands[seat]
-        return bool(self.empty_targets()) and any(hand[c] for c in ZERO_COST)
+        return bool(self.empty_targets()) and any(hand[c] for c in self.nums.zero_cost)
 
     def _illegality(self, action: Action) -> tuple[str, str] | None:
         phase = self.phase
@@ -550,7 +554,7 @@ class ZetaState(State):
                 return None
             if kind is Place:
                 assert isinstance(action, Place)
-                if COSTS[action.card] != 0:
+                if self.costs[action.card] != 0:
                     return ("ZETA-R57", f"Mourning the Dead places only a cost-0 card, not {CARDS[action.card].id}")
                 if not self.hands[self.decider][action.card]:
                     return ("ZETA-R57", f"{CARDS[action.card].id} is not in your hand")
@@ -612,7 +616,7 @@ class ZetaState(State):
             cap = self.cost_cap(seat)  # ZETA-R17
         else:
             cap = filled.bit_count()  # ZETA-R14
-        if COSTS[c] > cap:
+        if self.costs[c] > cap:
             return False
         if c == WIND:
             return bool(self.wind_targets(seat) >> s & 1)  # ZETA-R45
@@ -629,10 +633,11 @@ class ZetaState(State):
             return ("ZETA-R2", f"{card.id} is not in your hand")
         t = self.turn
         cap = self.cost_cap(seat)
-        if card.cost > cap:
+        cost = self.costs[c]
+        if cost > cap:
             if self.only_zero[seat] == t and cap == 0:
-                return ("ZETA-R17", f"Earth Mage: only cost-0 cards may be placed this turn ({card.id} costs {card.cost})")
-            return ("ZETA-R14", f"{card.id} costs {card.cost}, more than the {cap} card(s) on the board")
+                return ("ZETA-R17", f"Earth Mage: only cost-0 cards may be placed this turn ({card.id} costs {cost})")
+            return ("ZETA-R14", f"{card.id} costs {cost}, more than the {cap} card(s) on the board")
         bit = 1 << s
         if c == WIND:
             if self.blocked & bit:
@@ -904,7 +909,7 @@ class ZetaState(State):
             return
         if self.turn > 1 or self.rules.first_turn_draw:  # ZETA-R12 step 2, I9
             self._draw(seat, 1, TURN_DRAW)
-        if self.apprentice[seat] == self.turn and self.hand_size[seat] >= 4:  # ZETA-I35 opponent_turn_start
+        if self.apprentice[seat] == self.turn and self.hand_size[seat] >= self.nums.apprentice_hand:  # ZETA-I35 opponent_turn_start
             self.negate[seat] = self.turn
             if self._events is not None:
                 self._emit_effect("negate_fanfares", seat, self.turn, APPRENTICE)
@@ -1179,7 +1184,7 @@ class ZetaState(State):
                 return
         greats = (tm[GREAT_CIRCLE] & own & diag).bit_count()
         for _ in range(greats):  # (b) ZETA-R46: min(3, hand) random cards of B, per circle
-            self._destroy_random(1 - seat, 3, GREAT_CIRCLE)
+            self._destroy_random(1 - seat, self.nums.great_circle_destroy, GREAT_CIRCLE)
         bursts = tm[BURST] & diag
         if bursts:  # (c) ZETA-R56: all firing bursts at once, barriers survive
             blast = 0
@@ -1261,7 +1266,7 @@ class ZetaState(State):
         """ZETA-R44: with 4+ cards in the opponent's hand, negate their next turn (ZETA-I35)."""
         other = 1 - seat
         if self.rules.apprentice_check_time == "on_resolution":
-            if self.hand_size[other] >= 4:
+            if self.hand_size[other] >= self.nums.apprentice_hand:
                 self.negate[other] = self.turn + 1
                 if self._events is not None:
                     self._emit_effect("negate_fanfares", other, self.turn + 1, APPRENTICE)
@@ -1296,9 +1301,9 @@ class ZetaState(State):
 
     def _potion(self, seat: int, s: int, fr: list[int]) -> None:
         """ZETA-R48: draw 2, then destroy up to 2 random cards of the opponent's hand."""
-        self._draw(seat, 2, POTION)
+        self._draw(seat, self.nums.potion_draw, POTION)
         if self.result is None:
-            self._destroy_random(1 - seat, 2, POTION)
+            self._destroy_random(1 - seat, self.nums.potion_destroy, POTION)
 
     def _broom(self, seat: int, s: int, fr: list[int]) -> None:
         """ZETA-R49: cost cap max(board, 10) in your next turn."""
@@ -1337,7 +1342,7 @@ class ZetaState(State):
 
     def _mourning(self, seat: int, s: int, fr: list[int]) -> None:
         """ZETA-R57: with 5+ destroyed cards, you may place a cost-0 card from hand (ZETA-I23, I47)."""
-        if self.mourning_count(seat) >= 5 and self._can_mourn(seat):
+        if self.mourning_count(seat) >= self.nums.mourning_needs and self._can_mourn(seat):
             self._ask(CHOOSE_MOURN, seat, {"source": MOURNING, "square": s})
         else:
             if self._events is not None:
@@ -1449,6 +1454,9 @@ class ZetaState(State):
         new.geo = self.geo
         new.table = self.table
         new.steps = self.steps
+        new.nums = self.nums
+        new.costs = self.costs
+        new.afford = self.afford
         new.seed = self.seed
         new.setup = self.setup
         self._share_rng(new)

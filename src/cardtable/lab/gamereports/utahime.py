@@ -5,7 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..analysis import Frames, counts, feature_table, interval_json
+import pandas as pd  # type: ignore[import-untyped]
+
+from ..analysis import Frames, composition_table, counts, feature_table, identified, interval_json
 from ..facts import Verb
 from ..gamefacts.utahime import UtahimePlay
 from ..stats import wilson
@@ -34,9 +36,57 @@ def utahime_tables(fr: Frames) -> dict[str, Any]:
     plays = feature_table(fr, special, "special plays", {p.value: _play_doc(p) for p in UtahimePlay})
     options = counts(fr, Verb.OPTION)
     heroes = counts(fr, Verb.HERO)
-    return {"ranks": ranks, "suits": suits, "special": plays,
-            "options": feature_table(fr, options.add_prefix("option "), "option cards used"),
-            "heroes": feature_table(fr, heroes.add_prefix("hero "), "hero cards used")}
+    out = {"ranks": ranks, "suits": suits, "special": plays}
+    held, signature = _loadouts(fr)
+    if not held.empty:
+        out["loadout"] = composition_table(fr, held, signature, "option cards held (UTA-R2)",
+                                           categorical=["ctx_hero"])
+        used = feature_table(fr, options.add_prefix("option "), "option cards used")
+        why = identified(fr, held, signature)
+        for row in used["rows"]:
+            row["refused"] = why.get(row["feature"].removeprefix("option "))
+        out["options"] = used
+        costs = _costs(fr)
+        for row in out["loadout"]["rows"]:
+            row["cost"] = costs.get(row["feature"])
+        hero_used = feature_table(fr, heroes.add_prefix("hero "), "hero cards used")
+        if "ctx_hero" in fr.seats:
+            names = fr.seats["ctx_hero"].astype(str)
+            hero_held = pd.DataFrame({h: (names == h).astype(float) for h in sorted(set(names))})
+            hero_why = identified(fr, hero_held, signature)
+            for row in hero_used["rows"]:
+                row["refused"] = hero_why.get(row["feature"].removeprefix("hero "))
+        out["heroes"] = hero_used
+    return out
+
+
+def _costs(fr: Frames) -> dict[str, int]:
+    """Each option card's cost, read from the run's option set where it is one the engine ships."""
+    from cardtable.games.utahime.loadouts import option_set_of
+
+    sets = set(fr.seats["ctx_option_set"].astype(str)) if "ctx_option_set" in fr.seats else set()
+    out: dict[str, int] = {}
+    for name in sets - {"custom", "none"}:
+        try:
+            found = option_set_of({"option_set": name})
+        except ValueError:
+            continue
+        if found is not None:
+            out.update({n: card.cost for n, card in found.options.items()})
+    return out
+
+
+def _loadouts(fr: Frames) -> tuple[pd.DataFrame, list[str]]:
+    """Copies of each option card each seat held (its loadout, UTA-R2), and each seat's loadout and hero as text."""
+    if "ctx_options" not in fr.seats:
+        return pd.DataFrame(), []
+    lists = [str(v).split(",") if isinstance(v, str) and v else [] for v in fr.seats["ctx_options"]]
+    names = sorted({n for names in lists for n in names})
+    if not names:
+        return pd.DataFrame(), []
+    held = pd.DataFrame([[names_.count(n) for n in names] for names_ in lists], columns=names, dtype=float)
+    heroes = fr.seats["ctx_hero"].astype(str).tolist() if "ctx_hero" in fr.seats else [""] * len(lists)
+    return held, [",".join(n) + "|" + h for n, h in zip(lists, heroes, strict=True)]
 
 
 def _play_doc(play: UtahimePlay) -> str:

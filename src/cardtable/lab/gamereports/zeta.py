@@ -9,7 +9,17 @@ import numpy as np
 
 from cardtable.games.zeta.cards import CARDS
 
-from ..analysis import Frames, RateSpec, bootstrap_rates, control_columns, counts, fit_effects, seat_data
+from ..analysis import (
+    MIN_SEAT_GAMES,
+    Frames,
+    RateSpec,
+    bootstrap_rates,
+    control_columns,
+    counts,
+    fit_effects,
+    identified,
+    seat_data,
+)
 from ..facts import Verb
 
 
@@ -54,24 +64,27 @@ def zeta_cards(fr: Frames) -> dict[str, Any]:
     categorical = [c for c in categorical if c not in ("ctx_deck", "ctx_opponent_deck")]
     fit = fit_effects(data, "won", list(seen), [*numeric, *own, *other], categorical, groups="game")
     turn_played = _mean_turn(fr, Verb.PLAYED)
+    signature = [",".join(f"{c}:{int(n)}" for c, n in zip(ids, r, strict=True) if n) for r in deck.to_numpy()]
+    why = identified(fr, deck, signature)
     rows = []
     for i, card in enumerate(CARDS):
         c = card.id
         has = deck[c].to_numpy() > 0
         copies_played = float(played[c].sum())
-        row = {"card": c, "name": card.english, "cost": card.cost, "rule": card.rule,
+        row = {"card": c, "name": card.english, "japanese": card.japanese, "cost": card.cost, "rule": card.rule,
                "seat_games_with": int(has.sum()), "copies_in_decks": float(deck[c].sum()),
                "copies_drawn": float((opening[c] + drawn[c]).sum()), "copies_played": copies_played,
                "copies_destroyed": float(destroyed[c].sum()),
                "mean_turn_played": turn_played.get(c, math.nan),
                "gp_wr": rates[f"{c}|gp"], "gih_wr": rates[f"{c}|gih"], "oh_wr": rates[f"{c}|oh"],
                "gd_wr": rates[f"{c}|gd"], "gns_wr": rates[f"{c}|gns"], "iwd": rates[f"{c}|iwd"],
-               "controlled": fit.effects.get(f"seen_{i}")}
+               "controlled": fit.effects.get(f"seen_{i}"), "refused": why[c],
+               "few": min(rates[f"{c}|gih"]["n"], rates[f"{c}|gns"]["n"]) < MIN_SEAT_GAMES}
         rows.append(row)
     fit_json = fit.to_json()
     fit_json["effects"] = {ids[int(k.split("_")[1])]: v for k, v in fit.effects.items()}
     fit_json["dropped"] = [ids[int(d.split("_")[1])] if d.startswith("seen_") else d for d in fit.dropped]
-    return {"rows": rows, "fit": fit_json}
+    return {"rows": rows, "fit": fit_json, "loadouts": len(set(signature)), "composition": True}
 
 
 def _opponent_rows(fr: Frames) -> np.ndarray:

@@ -10,14 +10,14 @@ from fastapi import APIRouter
 from cardtable.agents import DIFFICULTIES, SPEC_HELP
 from cardtable.core import game_class, game_names
 
-from ..protocol import AgentsOut, Catalog, ClientMessage, FlagOut, GameInfo, Health, ServerMessage
+from ..protocol import AgentsOut, BotQueueOut, Catalog, ClientMessage, FlagOut, GameInfo, Health, ServerMessage
 from ..rooms import setup_example
 from .deps import ServicesDep
 
 router = APIRouter(tags=["server"])
 
 
-def catalog(bot_seconds: float) -> Catalog:
+def catalog(bot_iterations: int) -> Catalog:
     """The games, their flags and a working setup each, and the agent specs."""
     games = []
     for name in game_names():
@@ -28,7 +28,7 @@ def catalog(bot_seconds: float) -> Catalog:
         games.append(GameInfo(name=name, title=cls.title, min_players=cls.min_players, max_players=cls.max_players,
                               flags=flags, setup_example=setup_example(name)))
     return Catalog(games=games, agents=AgentsOut(specs=dict(SPEC_HELP), difficulties=dict(DIFFICULTIES),
-                                                 seconds_cap=bot_seconds))
+                                                 iterations_cap=bot_iterations))
 
 
 def protocol_schemas() -> dict[str, Any]:
@@ -41,13 +41,16 @@ async def health(services: ServicesDep) -> Health:
     """The server is up and its database answers."""
     store, _ = services.parts()
     await asyncio.to_thread(store.list_rooms, limit=1)
-    return Health(status="ok", database=store.dialect)
+    bots = services.bots
+    queue = BotQueueOut(queued=bots.queued, running=bots.running, capacity=bots.capacity, peak_queued=bots.peak_queued,
+                        peak_running=bots.peak_running, decisions=bots.decisions, failures=bots.failures)
+    return Health(status="ok", database=store.dialect, bots=queue)
 
 
 @router.get("/api/games", response_model=Catalog)
 async def games(services: ServicesDep) -> Catalog:
     """Every game with its rule flags and a working setup, and the agent specs a bot seat may take."""
-    return catalog(services.settings.bot_seconds)
+    return catalog(services.settings.bot_iterations)
 
 
 @router.get("/api/protocol")

@@ -18,6 +18,7 @@ from ..errors import Refusal
 from ..hub import Connection, Hub, LiveRoom, refusal_of
 from ..protocol import ActionMsg, ClientMessage, CloseCode, ErrorMsg, Hello, PingMsg, Pong, SyncMsg
 from ..services import Services, services_of
+from ..throttle import address_of
 
 log = logging.getLogger(__name__)
 
@@ -25,7 +26,8 @@ router = APIRouter()
 
 HELLO_CLOSE: dict[ErrorCode, CloseCode] = {ErrorCode.BAD_TOKEN: CloseCode.BAD_TOKEN,
                                            ErrorCode.NO_ACCESS: CloseCode.NO_ACCESS,
-                                           ErrorCode.NO_SUCH_ROOM: CloseCode.NO_SUCH_ROOM}
+                                           ErrorCode.NO_SUCH_ROOM: CloseCode.NO_SUCH_ROOM,
+                                           ErrorCode.RATE_LIMITED: CloseCode.RATE_LIMITED}
 """The close code of a refused hello (``FULL`` for the other refusals)."""
 
 
@@ -124,7 +126,8 @@ async def _serve_socket(ws: WebSocket, room_id: str, services: Services) -> None
         return
     digest = access.digest(hello.token) if hello.token else None
     try:
-        seat = await asyncio.to_thread(_session_seat, store, room_id, hello)
+        with services.throttle.invite_attempt(address_of(ws.client), hello.invite):
+            seat = await asyncio.to_thread(_session_seat, store, room_id, hello)
     except (Refusal, StoreError) as exc:
         refused = refusal_of(exc)
         await _send_and_close(ws, ErrorMsg(code=refused.code, message=refused.message),

@@ -5,13 +5,14 @@ from __future__ import annotations
 import asyncio
 from typing import Annotated
 
-from fastapi import APIRouter, Query
+from fastapi import APIRouter, Query, Request
 
 from .. import access
 from ..access import Bearer, Invite, RoomId
 from ..errors import responses
 from ..protocol import Created, CreateRoom, RoomList, RoomOut
 from ..rooms import plan_room, room_out
+from ..throttle import address_of
 from .deps import ServicesDep
 
 router = APIRouter(tags=["rooms"])
@@ -43,9 +44,11 @@ async def create_room(body: CreateRoom, services: ServicesDep) -> Created:
     return Created(room=room_out(info), invite=invite)
 
 
-@router.get("/api/rooms/{room_id}", response_model=RoomOut, responses=responses(401, 403, 404))
-async def get_room(room_id: RoomId, creds: Bearer, services: ServicesDep, invite: Invite = None) -> RoomOut:
+@router.get("/api/rooms/{room_id}", response_model=RoomOut, responses=responses(401, 403, 404, 429))
+async def get_room(room_id: RoomId, creds: Bearer, request: Request, services: ServicesDep,
+                   invite: Invite = None) -> RoomOut:
     """One room (a private one needs its invite code or a seat token)."""
     store, _ = services.parts()
-    info, _seat = await asyncio.to_thread(access.room_access, store, room_id, access.bearer_token(creds), invite)
+    with services.throttle.invite_attempt(address_of(request.client), invite):
+        info, _seat = await asyncio.to_thread(access.room_access, store, room_id, access.bearer_token(creds), invite)
     return room_out(info)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Request
 
 from cardtable.core.rng import fresh_seed
 
@@ -13,19 +13,23 @@ from ..access import Bearer, RoomId
 from ..errors import responses
 from ..protocol import Joined, JoinIn, Left, Me, RoomOut
 from ..rooms import check_person_name, first_player, room_out
+from ..throttle import address_of
 from .deps import ServicesDep
 
 router = APIRouter(tags=["seats"])
 
 
-@router.post("/api/rooms/{room_id}/join", response_model=Joined, responses=responses(400, 403, 404, 409))
-async def join(room_id: RoomId, body: JoinIn, services: ServicesDep) -> Joined:
+@router.post("/api/rooms/{room_id}/join", response_model=Joined, responses=responses(400, 403, 404, 409, 429))
+async def join(room_id: RoomId, body: JoinIn, request: Request, services: ServicesDep) -> Joined:
     """Take an open seat; the answer holds the seat token, shown only this once (keep it to come back)."""
     store, hub = services.parts()
+    address = address_of(request.client)
+    services.throttle.join(address)
     name = check_person_name(body.name)
     token = access.new_token()
-    seat, after = await asyncio.to_thread(access.join_seat, store, room_id, body.seat, body.invite, name,
-                                          access.digest(token))
+    with services.throttle.invite_attempt(address, body.invite):
+        seat, after = await asyncio.to_thread(access.join_seat, store, room_id, body.seat, body.invite, name,
+                                              access.digest(token))
     await hub.refresh(room_id, after)
     return Joined(token=token, seat=seat, room=room_out(after))
 

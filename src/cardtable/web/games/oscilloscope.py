@@ -29,6 +29,16 @@ def messages() -> list[tuple[str, str]]:
     return [(kind.english, f"oscilloscope card {kind.token}") for kind in CARD_TYPES]
 
 
-WEB = GameWeb(cards=cards, messages=messages,
+BROWSER_HOWTO: dict[str, str] = {
+    "en": "Click (or tap) a trigger card of your hand, then a lit slot of the screen; in the refill, a card and "
+          "then your lit train. Drawing, keeping, choosing a train and passing are buttons under the screen. The "
+          "move box takes any move by its notation (`place T_HL A2`).",
+    "ja": "手札のトリガーカードをクリック(タップ)し、画面の光っている場所をクリックします。補充ではカードを選んでから光っている担当列を選びます。"
+          "引く・残す・列を選ぶ・パスは画面の下のボタンです。手の入力欄には表記(`place T_HL A2`)でどの手も入力できます。",
+}
+"""The how-to-play page's section on playing in the browser, by language."""
+
+
+WEB = GameWeb(browser_howto=BROWSER_HOWTO, cards=cards, messages=messages,
               tagline="Feed pulse trains, set triggers and capture the slice when they fire. 1 to 4 players.")
 """Oscilloscope's web part (its kit's ``web_routes``)."""

@@ -64,11 +64,25 @@ class OptionCheckIn(Strict):
     rules: OptionRules = Field(default_factory=lambda: OptionRules(option_cost_budget=28, option_max_copies=2))
 
 
+class LoadoutIssue(BaseModel):
+    """One problem of a seat's loadout, as data the page words in its language (UTA-R2): ``over_budget``
+    (count: the cost, limit: the budget), ``too_many_copies`` (card, count, limit), ``too_many_cards``
+    (count, limit), ``unknown_option`` or ``unknown_hero`` (card)."""
+
+    code: str
+    seat: int
+    card: str = ""
+    count: int = 0
+    limit: int = 0
+
+
 class OptionCheckOut(BaseModel):
-    """Whether the setup is legal, the problem if not, the normalized setup, its set, totals and TOML."""
+    """Whether the setup is legal, the problem if not, the normalized setup, its set, totals and TOML; ``issues``
+    lists every problem of the loadouts at once."""
 
     ok: bool
     problems: list[str]
+    issues: list[LoadoutIssue] = Field(default_factory=list)
     setup: dict[str, Any] | None
     set: OptionSetOut | None
     costs: list[int]
@@ -165,9 +179,37 @@ def check_options(body: OptionCheckIn) -> OptionCheckOut:
                                   n in option_set.options)
     set_out = option_set_out(option_set) if option_set is not None else None
     if normal is None:
-        return OptionCheckOut(ok=False, problems=[problem], setup=None, set=set_out, costs=costs, toml=None)
+        issues = loadout_issues(option_set, setup, body.rules) if option_set is not None else []
+        return OptionCheckOut(ok=False, problems=[problem], issues=issues, setup=None, set=set_out, costs=costs, toml=None)
     return OptionCheckOut(ok=True, problems=[], setup=normal, set=set_out, costs=costs, toml=setup_toml(normal))
 
+
+
+def loadout_issues(option_set: Any, setup: Mapping[str, Any], rules: OptionRules) -> list[LoadoutIssue]:
+    """Every problem of both seats' loadouts at once (UTA-R2: the budget, the copies of one name, the number of
+    cards, names the set does not have), in seat order."""
+    from cardtable.games.utahime.game import MAX_OPTION_CARDS
+
+    out: list[LoadoutIssue] = []
+    for seat in (0, 1):
+        names = setup.get(f"p{seat + 1}_options")
+        if isinstance(names, list):
+            known = [n for n in names if isinstance(n, str) and n in option_set.options]
+            out.extend(LoadoutIssue(code="unknown_option", seat=seat, card=str(n)) for n in names
+                       if not (isinstance(n, str) and n in option_set.options))
+            for n in dict.fromkeys(known):
+                if known.count(n) > rules.option_max_copies:
+                    out.append(LoadoutIssue(code="too_many_copies", seat=seat, card=n, count=known.count(n),
+                                            limit=rules.option_max_copies))
+            if len(names) > MAX_OPTION_CARDS:
+                out.append(LoadoutIssue(code="too_many_cards", seat=seat, count=len(names), limit=MAX_OPTION_CARDS))
+            cost = sum(option_set.options[n].cost for n in known)
+            if cost > rules.option_cost_budget:
+                out.append(LoadoutIssue(code="over_budget", seat=seat, count=cost, limit=rules.option_cost_budget))
+        hero = setup.get(f"p{seat + 1}_hero")
+        if hero is not None and not (isinstance(hero, str) and hero in option_set.heroes):
+            out.append(LoadoutIssue(code="unknown_hero", seat=seat, card=str(hero)))
+    return out
 
 
 router = APIRouter(tags=["web"])
@@ -185,6 +227,30 @@ async def options_check(body: OptionCheckIn) -> OptionCheckOut:
     return await asyncio.to_thread(check_options, body)
 
 
-WEB = GameWeb(router=router,
+def messages() -> list[tuple[str, str]]:
+    """The shipped option sets' words the pages translate: each set's title, each card's title and text."""
+    out: list[tuple[str, str]] = []
+    for s in option_catalog().sets:
+        out.append((s.title, f"utahime option set {s.name}"))
+        for card in [*s.options, *s.heroes]:
+            out.append((card.title, f"utahime {card.kind} {card.name} title"))
+            if card.text:
+                out.append((card.text, f"utahime {card.kind} {card.name} text"))
+    return out
+
+
+BROWSER_HOWTO: dict[str, str] = {
+    "en": "A card you can play is lit: click (or tap) it. When it can be played several ways (with or without "
+          "♣NEXT, which suit to designate), the ways appear as buttons. Blocks, reactions, cosmic cards, the "
+          "joker, options and the hero are buttons too; tap an option or hero card to read its effect. The move "
+          "box takes any move by its notation (`block C7+`).",
+    "ja": "出せるカードは光っています。クリック(タップ)すると出せます。出し方が複数あるとき(♣NEXT の有無、指定するスート)はボタンで選びます。"
+          "ブロック・対応・コズミックカード・ジョーカー・オプション・ヒーローもボタンです。オプションやヒーローのカードはタップすると効果が読めます。"
+          "手の入力欄には表記(`block C7+`)でどの手も入力できます。",
+}
+"""The how-to-play page's section on playing in the browser, by language."""
+
+
+WEB = GameWeb(browser_howto=BROWSER_HOWTO, router=router, messages=messages,
               tagline="Attack and defend with a full deck of cards, energy, jokers and cosmic cards.")
 """Utahime's web part (its kit's ``web_routes``)."""

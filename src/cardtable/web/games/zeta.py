@@ -308,6 +308,18 @@ def messages() -> list[tuple[str, str]]:
     return [(card.effect, f"zeta card {card.id} effect") for card in CARDS]
 
 
-WEB = GameWeb(router=router, cards=cards, messages=messages,
+BROWSER_HOWTO: dict[str, str] = {
+    "en": "Click (or tap) a card of your hand that says *placeable*: the squares it may go to light up; click a "
+          "lit square to place it. An effect's choices appear under the board as buttons; **Pass** is there "
+          "too. The move box takes any move by its notation (`fire_mage@e5`), and **Hint** asks a searching "
+          "player for a move.",
+    "ja": "手札の「置ける」と書かれたカードをクリック(タップ)すると、置けるマスが光ります。光ったマスをクリックすると置けます。"
+          "効果の選択は盤の下にボタンで出ます(**パス**もそこにあります)。手の入力欄には表記(`fire_mage@e5`)でどの手も入力でき、"
+          "**ヒント**で探索するプレイヤーに手を聞けます。",
+}
+"""The how-to-play page's section on playing in the browser, by language."""
+
+
+WEB = GameWeb(browser_howto=BROWSER_HOWTO, router=router, cards=cards, messages=messages,
               tagline="Four in a row with a 25-card deck of spells: costs grow with the board.")
 """Zeta's web part (its kit's ``web_routes``)."""

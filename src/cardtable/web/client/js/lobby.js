@@ -1,7 +1,7 @@
 // The lobby: make a room (game, players, rule variants, decks or option cards, seats), the open rooms,
 // the games being played, and "my games" (the seats this browser holds).
 import { h, render, readFile } from "./dom.js";
-import { joinList, t, tn } from "./i18n.js";
+import { joinList, language, t, tn } from "./i18n.js";
 import { api, draft, forgetSeat, inviteOf, keepDraft, keepInvite, keepName, keepSeat, mySeats, myName } from "./api.js";
 import { ago, button, errorBox, field, gameTagline, gameTitle, GAMES, openRules, seatChip } from "./ui.js";
 import { loadGame } from "./table.js";
@@ -142,6 +142,7 @@ function seatRow(i) {
   const f = L.form;
   const select = h("select", { class: "input", dataset: { key: "seat-" + i }, "aria-label": t("Seat {n}", { n: i + 1 }) },
     h("option", { value: "me", selected: f.seats[i] === "me" }, t("You")),
+    h("option", { value: "here", selected: f.seats[i] === "here" }, t("Another player on this device (pass and play)")),
     h("option", { value: "open", selected: f.seats[i] === "open" }, t("A person (invite link)")),
     BOTS.map((b) => h("option", { value: "bot:" + b, selected: f.seats[i] === "bot:" + b }, botLabel(b))));
   select.addEventListener("change", () => {
@@ -186,6 +187,19 @@ function pasteBox(key, spec) {
         : result.problems.map((p) => h("li", null, typeof p === "string" ? p : p.message))) : null);
 }
 
+/** A rule flag's value in words (i18n.py's ``choice_words``), in the page language. */
+function choiceWords(value) {
+  if (typeof value !== "string") return String(value);
+  const words = /^p\d$/.test(value) ? value.toUpperCase() : value.replace(/_/g, " ");
+  return t(words);
+}
+
+function flagValueWords(flag, value) {
+  if (value === "" || value === null || value === undefined) return "—";
+  if (flag.kind === "bool") return value ? t("on") : t("off");
+  return choiceWords(value);
+}
+
 function flagControl(flag) {
   const f = L.form.flags;
   const value = flag.name in f ? f[flag.name] : flag.default;
@@ -198,27 +212,27 @@ function flagControl(flag) {
     draw();
   };
   if (flag.kind === "bool") {
-    control = h("input", { type: "checkbox", checked: Boolean(value), dataset: { key }, "aria-label": flag.name });
+    control = h("input", { type: "checkbox", checked: Boolean(value), dataset: { key }, "aria-label": t(flag.doc || flag.name) });
     control.addEventListener("change", () => set(control.checked));
   } else if (flag.choices) {
-    control = h("select", { class: "input", dataset: { key }, "aria-label": flag.name },
+    control = h("select", { class: "input", dataset: { key }, "aria-label": t(flag.doc || flag.name) },
       flag.choices.map((c) => h("option", { value: String(c), selected: String(c) === String(value) },
-        String(c) + (String(c) === String(flag.default) ? " " + t("(standard)") : ""))));
+        choiceWords(c) + (String(c) === String(flag.default) ? " " + t("(standard)") : ""))));
     control.addEventListener("change", () => set(flag.kind === "int" ? Number(control.value) : control.value));
   } else if (flag.kind === "int") {
-    control = h("input", { type: "number", class: "input narrow", value: String(value), dataset: { key }, "aria-label": flag.name });
+    control = h("input", { type: "number", class: "input narrow", value: String(value), dataset: { key }, "aria-label": t(flag.doc || flag.name) });
     control.addEventListener("change", () => set(Number(control.value)));
   } else {
-    control = h("input", { type: "text", class: "input", value: String(value), dataset: { key }, "aria-label": flag.name });
+    control = h("input", { type: "text", class: "input", value: String(value), dataset: { key }, "aria-label": t(flag.doc || flag.name) });
     control.addEventListener("change", () => set(control.value));
   }
   const changed = flag.name in f;
   return h("div", { class: ["flag", changed ? "changed" : ""] },
-    h("div", { class: "flag-head" }, h("code", null, flag.name), control),
-    h("div", { class: "flag-doc" }, t(flag.doc), " ",
+    h("div", { class: "flag-head", title: flag.name }, h("span", { class: "flag-name" }, t(flag.doc)), control),
+    h("div", { class: "flag-doc" },
       flag.ledger ? h("button", { type: "button", class: "rule-link", on: { click: () => openRules(L.form.game, flag.ledger) } },
         flag.ledger) : null,
-      " ", h("span", { class: "muted" }, t("standard: {value}", { value: String(flag.default) }))));
+      " ", h("span", { class: "muted" }, t("standard: {value}", { value: flagValueWords(flag, flag.default) }))));
 }
 
 function flagsPanel() {
@@ -244,7 +258,7 @@ function setupOf() {
 async function create(event) {
   event.preventDefault();
   const f = L.form;
-  const me = f.seats.indexOf("me");
+  const me = f.seats.includes("me") ? f.seats.indexOf("me") : f.seats.indexOf("here");
   const name = f.name.trim();
   if (me >= 0 && !name) {
     L.error = { code: "bad_name", message: t("Enter your name to take a seat.") };
@@ -265,7 +279,17 @@ async function create(event) {
     if (me >= 0) {
       keepName(name);
       const joined = await api("POST", `/api/rooms/${room.id}/join`, { name, seat: me, invite: made.invite || undefined });
-      keepSeat(room.id, { token: joined.token, seat: joined.seat, name, game: room.game, title: room.title });
+      const entry = { token: joined.token, seat: joined.seat, name, game: room.game, title: room.title };
+      // pass and play: this browser holds every seat played on this device, and hands the device over in turn
+      const here = [{ seat: joined.seat, token: joined.token, name }];
+      for (let i = 0; i < f.seats.length; i++) {
+        if (f.seats[i] !== "here" || i === me) continue;
+        const other = t("Player {n}", { n: i + 1 });
+        const sat = await api("POST", `/api/rooms/${room.id}/join`, { name: other, seat: i, invite: made.invite || undefined });
+        here.push({ seat: sat.seat, token: sat.token, name: other });
+      }
+      if (here.length > 1) entry.hotseat = here;
+      keepSeat(room.id, entry);
     }
     location.href = `/room/${room.id}` + (made.invite ? `?invite=${encodeURIComponent(made.invite)}` : "");
   } catch (e) {
@@ -366,12 +390,24 @@ function mineRow([id, item]) {
       h("a", { href: `/room/${id}` + (invite ? `?invite=${encodeURIComponent(invite)}` : ""), class: "room-title" }, title),
       h("span", { class: ["badge", "game-" + room.game] }, gameTitle(room.game)),
       mine ? h("span", { class: "badge badge-turn" }, t("Your turn")) : h("span", { class: "muted small" }, statusWord(room)),
-      h("span", { class: "muted small" }, t("as {name}", { name: room.seats[entry.seat] ? room.seats[entry.seat].label : entry.name }))),
+      h("span", { class: "muted small" }, t("as {name}", { name: room.seats[entry.seat] ? room.seats[entry.seat].label : entry.name })),
+      // two rooms of one game look alike: when each began and when it last moved tell them apart
+      h("span", { class: "muted small room-dates" }, entry.joined ? t("since {date}", { date: new Date(entry.joined).toLocaleDateString(language()) }) + " · " : "",
+        t("last move {ago}", { ago: ago(room.updated_at) }))),
     seatsSummary(room),
     h("div", { class: "room-buttons" },
       h("a", { class: "btn btn-primary small", href: `/room/${id}` + (invite ? `?invite=${encodeURIComponent(invite)}` : "") },
         t("Open")),
       button(t("Forget"), forget, { class: "small", kind: "ghost" })));
+}
+
+// A playing room with no move for a day is left out of "Being played" (its players went away).
+const QUIET_MS = 24 * 3600 * 1000;
+
+/** The rooms being played now: those with a move within the last day. */
+function lively() {
+  const now = Date.now();
+  return L.playing.filter((r) => r.status !== "playing" || now - new Date(r.updated_at).getTime() < QUIET_MS);
 }
 
 function lists() {
@@ -387,9 +423,9 @@ function lists() {
           dataset: { key: "refresh" } })),
       L.rooms.length ? h("ul", { class: "room-list", id: "open-rooms" }, L.rooms.map((r) => roomRow(r, "open")))
         : h("p", { class: "muted" }, t("No room has an open seat right now. Make one!"))),
-    L.playing.length ? h("section", { class: "card", "aria-labelledby": "playing-title" },
+    lively().length ? h("section", { class: "card", "aria-labelledby": "playing-title" },
       h("h2", { id: "playing-title" }, t("Being played")),
-      h("ul", { class: "room-list" }, L.playing.map((r) => roomRow(r, "watch")))) : null);
+      h("ul", { class: "room-list", id: "being-played" }, lively().map((r) => roomRow(r, "watch")))) : null);
 }
 
 function drawLists() {

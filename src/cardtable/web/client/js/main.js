@@ -9,6 +9,7 @@ const ROUTES = [
   [/^\/replay\/([A-Za-z0-9_-]{1,24})\/(\d{1,7})$/, () => import("./replay.js"), "replay"],
   [/^\/decks$/, () => import("./decks.js"), "decks"],
   [/^\/rules(?:\/([a-z][a-z0-9_]{0,31}))?$/, () => import("./rules.js"), "rules"],
+  [/^\/tutorial\/([a-z][a-z0-9_]{0,31})$/, () => import("./tutorial.js"), "rules"],
 ];
 
 let page = null;

@@ -3,7 +3,7 @@
 import { h, render, s as svg } from "./dom.js";
 import { t } from "./i18n.js";
 import { api, inviteOf, seatOf } from "./api.js";
-import { button, errorBox, gameTitle, openRules } from "./ui.js";
+import { button, errorBox, gameTitle, openRules, seatNames } from "./ui.js";
 import { loadGame, logPanel } from "./table.js";
 
 const P = {
@@ -101,7 +101,7 @@ async function start(container, params, queryParams) {
 function context() {
   const d = P.data;
   return {
-    game: P.info.game, view: d.view, legal: [], names: P.info.names, seat: d.seat, toMove: d.to_move, rules: P.info.rules,
+    game: P.info.game, view: d.view, legal: [], names: seatNames(P.info.names), seat: d.seat, toMove: d.to_move, rules: P.info.rules,
     setup: P.info.setup, cards: P.cards, events: P.events, outcome: d.outcome, started: true, selected: null, hint: null,
     interactive: false, replay: true, extra: P.extra, select: () => {}, act: () => {}, notify: () => {},
   };
@@ -127,7 +127,7 @@ function controls() {
   const mode = h("select", { class: "input", dataset: { key: "mode" }, "aria-label": t("Seen by"), style: { width: "auto" } },
     h("option", { value: "reveal", selected: P.mode === "reveal" }, t("Revealed (every hand)")),
     h("option", { value: "spectator", selected: P.mode === "spectator" }, t("A spectator")),
-    info.names.map((name, p) => h("option", { value: String(p), selected: P.mode === String(p) }, t("As {name}", { name }))));
+    seatNames(info.names).map((name, p) => h("option", { value: String(p), selected: P.mode === String(p) }, t("As {name}", { name }))));
   mode.addEventListener("change", () => { P.mode = mode.value; P.events = []; P.lines = []; fetchStep(P.step, false); });
   return h("div", { class: "replay-bar", role: "group", "aria-label": t("Replay controls") },
     button(icon("first"), () => go(0), { aria: t("First"), dataset: { key: "first" }, class: "small" }),
@@ -162,13 +162,14 @@ function draw() {
     errorBox(P.error),
     controls(),
     h("p", { class: "last-action", id: "last-action" }, action ? [h("strong", null, t("Move {n}:", { n: P.step })), " ",
-      actor !== null ? info.names[actor] + " · " : "", P.module.describeAction(action, { ...ctx, seat: actor }), " ", h("code", { class: "muted" }, action)]
+      actor !== null ? seatNames(info.names)[actor] + " · " : "", P.module.describeAction(action, { ...ctx, seat: actor }), " ", h("code", { class: "muted" }, action)]
       : t("The start of the game: step forward with the ▶ buttons or the → key.")),
     outcome ? h("section", { class: "end-card" }, h("h2", null, outcome.winner_names && outcome.winner_names.length
-      ? t("{names} won", { names: outcome.winner_names.join(" & ") }) : t("Draw")),
+      ? t("{names} won", { names: seatNames(outcome.winner_names).join(" & ") }) : t("Draw")),
     h("p", { class: "reason" }, P.module.reason(outcome, ctx), " ", outcome.rule ? h("button", { type: "button", class: "rule-link",
       on: { click: () => openRules(info.game, outcome.rule) } }, outcome.rule) : null),
-    P.module.endDetail ? P.module.endDetail(ctx) : null) : null,
+    P.module.endDetail ? P.module.endDetail(ctx) : null,
+    P.module.detail && P.module.detail(outcome, ctx) ? h("p", { class: "muted small end-detail" }, P.module.detail(outcome, ctx)) : null) : null,
     h("div", { class: "room-grid" },
       h("div", { class: "board-area" }, P.module.render(ctx)),
       h("aside", { class: "side" }, logPanel(ctx, P.module, P.lines)))));

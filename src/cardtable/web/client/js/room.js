@@ -2,16 +2,17 @@
 // drawn from the last state message (the seat's view, its log, its legal actions) and the room's
 // metadata; a move is a click that sends one action string, and the server answers for it.
 import { copyText, download, h, render, scrollToEnd } from "./dom.js";
-import { t, tn } from "./i18n.js";
+import { language, t, tn } from "./i18n.js";
 import { api, forgetSeat, inviteOf, keepInvite, keepName, keepSeat, myName, seatOf } from "./api.js";
 import { RoomSocket } from "./socket.js";
-import { button, errorBox, gameTitle, openRules, seatChip } from "./ui.js";
+import { button, errorBox, gameTitle, openRules, seatChip, seatNames } from "./ui.js";
 import { loadGame, choicesPanel, logPanel } from "./table.js";
 
 const R = {
   container: null, roomId: null, invite: null, entry: null, socket: null, room: null, msg: null, events: [], lines: [],
   status: "connecting", error: null, notice: null, selected: null, hint: null, hintBusy: false, history: [],
   cards: null, module: null, seat: null, joinName: "", stopped: null, endSeen: null, sending: false, drawn: false,
+  bot: null,
 };
 
 function isMine() {
@@ -61,12 +62,20 @@ function connect() {
     },
     onState: (msg, events, lines) => {
       const moved = !R.msg || msg.version !== R.msg.version || msg.game_no !== R.msg.game_no;
+      if (R.msg && R.msg.outcome && msg.game_no !== R.msg.game_no) {
+        // a rematch began: the last game's result stays on screen until it is dismissed
+        R.lastGame = { game_no: R.msg.game_no, outcome: R.msg.outcome, names: seatNames(R.msg.names) };
+        loadHistory();
+      }
+      const previous = R.msg && R.msg.game_no === msg.game_no ? R.msg.view : null;
       R.msg = msg;
       R.events = events;
       R.lines = lines;
       if (moved) {
         R.selected = null;
         R.hint = null;
+        R.previous = previous;  // what changed since the last message is drawn moving (the game page compares)
+        R.bot = null;
       }
       if (msg.outcome && R.endSeen !== msg.game_no) {
         R.endSeen = msg.game_no;
@@ -74,23 +83,30 @@ function connect() {
       }
       R.sending = false;
       draw();
+      R.previous = null;  // drawn moving once; a redraw (a click, a hint) does not replay it
     },
     onRoom: (room) => {
       R.room = room;
       loadHistory();
       draw();
     },
+    onBot: (bot) => {
+      R.bot = bot;
+      draw();
+    },
     onAccepted: () => {
       R.error = null;
     },
     onError: (error) => {
-      R.error = error;
+      R.error = refusal(error);
       R.sending = false;
       draw();
     },
     onStatus: (status) => {
+      const was = R.status;
       R.status = status;
-      drawStatus();
+      if (R.sending || (was === "open") !== (status === "open")) draw();
+      else drawStatus();
     },
     onSeatLost: (code) => {
       forgetSeat(R.roomId);
@@ -106,6 +122,27 @@ function connect() {
     },
   });
   R.socket.connect();
+}
+
+/** What the bot to move is doing: thinking, waiting behind other rooms' bot moves, or trying again. */
+function botWords(who) {
+  const b = R.bot;
+  if (b && R.msg && b.seat === R.msg.to_move) {
+    if (b.phase === "queued" && b.ahead > 0) return t("{name} is thinking ({count} moves queued)…", { name: who, count: b.ahead });
+    if (b.phase === "retrying") return t("{name} is thinking (trying again)…", { name: who });
+  }
+  return t("{name} is thinking…", { name: who });
+}
+
+/** A refused move in the page's words: the move named as the page names it, the engine's reason on English pages. */
+function refusal(error) {
+  if (!["illegal_action", "invalid_action"].includes(error.code) || !R.lastAction || !R.module || !R.msg) return error;
+  let move = R.lastAction;
+  try { move = R.module.describeAction(R.lastAction, context()) || R.lastAction; } catch { /* notation as typed */ }
+  const why = R.module.refusal ? R.module.refusal(error, R.lastAction, context()) : null;
+  const words = t("Refused: {move}.", { move });
+  const message = why ? `${words} ${why}` : (language() === "en" ? `${words} ${error.message}` : words);
+  return { ...error, message };
 }
 
 async function loadHistory() {
@@ -124,6 +161,7 @@ function play(action) {
   R.hint = null;
   R.selected = null;
   R.sending = true;
+  R.lastAction = action;
   R.socket.act(action);
   draw();
 }
@@ -152,7 +190,7 @@ async function join(seat) {
 
 async function leave() {
   if (!R.entry) return;
-  if (!window.confirm(t("Leave your seat? Your token is revoked and the seat is given up."))) return;
+  if (!window.confirm(t("Leave your seat? You give it up, and this browser cannot come back to it."))) return;
   try {
     await api("POST", `/api/rooms/${R.roomId}/leave`, {}, R.entry.token);
   } catch (e) {
@@ -209,14 +247,24 @@ function replayLink(gameNo) {
 }
 
 // -- drawing -------------------------------------------------------------------------------------------
+/** On a narrow screen, bring the squares or slots a chosen card may go to into view (they may be far above the hand). */
+function showTargets() {
+  const lit = R.container.querySelector(".board-area .lit");
+  if (!lit) return;
+  const box = lit.getBoundingClientRect();
+  if (box.top >= 0 && box.bottom <= window.innerHeight) return;
+  const still = window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+  (lit.closest(".zeta-board, .scope") || lit).scrollIntoView({ block: "center", behavior: still ? "auto" : "smooth" });
+}
+
 export function context() {
   const m = R.msg;
   return {
-    game: R.room.game, view: m.view, legal: isMine() ? m.legal : [], names: m.names, seat: R.seat, toMove: m.to_move,
+    game: R.room.game, view: m.view, legal: isMine() ? m.legal : [], names: seatNames(m.names), seat: R.seat, toMove: m.to_move,
     rules: R.room.rules, setup: R.room.setup, cards: R.cards, events: R.events, outcome: m.outcome,
     seats: R.room.seats, started: m.started, selected: R.selected, hint: R.hint && R.hint.version === m.version ? R.hint.best : null,
-    interactive: isMine() && !R.sending, replay: false, extra: R.extra,
-    select: (key) => { R.selected = R.selected === key ? null : key; draw(); },
+    interactive: isMine() && !R.sending, replay: false, extra: R.extra, previous: R.previous || null,
+    select: (key) => { R.selected = R.selected === key ? null : key; draw(); if (R.selected) showTargets(); },
     act: (action) => play(action),
     notify: (text) => { R.error = { code: "local", message: text }; draw(); },
   };
@@ -243,6 +291,12 @@ function banner(ctx) {
       h("strong", null, t("Waiting for players")), " ",
       tn("{n} seat is still open.", "{n} seats are still open.", openSeats));
   }
+  if (R.sending && R.status !== "open" && R.lastAction) {
+    return h("div", { class: "banner queued", id: "turn", role: "status" },
+      h("span", { class: "spinner", "aria-hidden": "true" }),
+      h("strong", null, t("Move queued, waiting for the server")), " · ",
+      R.module ? R.module.describeAction(R.lastAction, ctx) : R.lastAction);
+  }
   const prompt = R.module ? R.module.prompt(ctx) : null;
   const rule = prompt && prompt.rule ? h("button", { type: "button", class: "rule-link", on: { click: () => openRules(R.room.game, prompt.rule) } }, prompt.rule) : null;
   if (isMine()) {
@@ -252,15 +306,21 @@ function banner(ctx) {
         disabled: R.hintBusy, dataset: { key: "hint" } }) : null);
   }
   const bot = botToMove();
-  const who = m.to_move !== null && m.to_move !== undefined ? m.names[m.to_move] : "";
+  const who = m.to_move !== null && m.to_move !== undefined ? ctx.names[m.to_move] : "";
   if (bot) {
     return h("div", { class: "banner bot", id: "turn", role: "status" },
-      h("span", { class: "spinner", "aria-hidden": "true" }), h("strong", null, t("{name} is thinking…", { name: who })),
+      h("span", { class: "spinner", "aria-hidden": "true" }), h("strong", null, botWords(who)),
       prompt ? [" · ", prompt.text] : null);
   }
   return h("div", { class: "banner other", id: "turn", role: "status" },
     h("strong", null, R.seat === null ? t("{name} to move", { name: who }) : t("Waiting for {name}", { name: who })),
     prompt ? [" · ", prompt.text, " ", rule] : null);
+}
+
+/** The end's detail line: the game page's own words (translated); the engine's English only on English pages. */
+function endDetailLine(o, ctx) {
+  const text = R.module && R.module.detail ? R.module.detail(o, ctx) : (language() === "en" ? o.detail : null);
+  return text ? h("p", { class: "muted small end-detail" }, text) : null;
 }
 
 function endCard(ctx) {
@@ -272,10 +332,10 @@ function endCard(ctx) {
   if (R.room.seats.length === 1) head = t("Solo game over: score {score}", { score: (o.scores || [0])[0] });
   else if (!winners.length) head = t("Draw");
   else if (R.seat !== null && winners.includes(R.seat)) head = winners.length > 1 ? t("You share the win") : t("You win!");
-  else head = tn("{names} wins", "{names} win", winners.length, { names: winners.map((w) => m.names[w]).join(" & ") });
+  else head = tn("{names} wins", "{names} win", winners.length, { names: winners.map((w) => ctx.names[w]).join(" & ") });
   const reason = R.module ? R.module.reason(o, ctx) : o.reason;
   const scores = o.scores && R.room.seats.length > 1 ? h("p", { class: "scores" }, o.scores.map((s, p) =>
-    h("span", { class: "score" }, seatChip(m.names, p), " ", String(s)))) : null;
+    h("span", { class: "score" }, seatChip(ctx.names, p), " ", String(s)))) : null;
   const current = R.history.find((g) => g.game_no === m.game_no);
   return h("section", { class: ["end-card", R.seat !== null && winners.includes(R.seat) ? "won" : ""], id: "end", "aria-live": "polite" },
     h("h2", null, head),
@@ -283,7 +343,8 @@ function endCard(ctx) {
       on: { click: () => openRules(R.room.game, o.rule) } }, o.rule) : null),
     R.module && R.module.endDetail ? R.module.endDetail(ctx) : null,
     scores,
-    o.detail ? h("p", { class: "muted small" }, o.detail) : null,
+    endDetailLine(o, ctx),
+    runningScoreLine(ctx.names),
     h("div", { class: "actions" },
       R.entry ? button(t("Rematch"), rematch, { kind: "primary", dataset: { key: "rematch" } }) : null,
       button(t("Download the record"), () => downloadRecord(m.game_no), { dataset: { key: "download" } }),
@@ -291,10 +352,75 @@ function endCard(ctx) {
       h("a", { class: "btn btn-ghost", href: "/" }, t("Back to the lobby"))));
 }
 
+/** Each seat's wins over the room's finished games (a draw counts half to each), or null before the first. */
+function runningScore() {
+  const done = R.history.filter((g) => g.outcome);
+  if (!done.length || !R.room) return null;
+  const points = R.room.seats.map(() => 0);
+  for (const g of done) {
+    const winners = g.outcome.winners || [];
+    if (winners.length) for (const w of winners) points[w] += 1 / winners.length;
+    else points.forEach((_, p) => { points[p] += 1 / points.length; });
+  }
+  return { games: done.length, points };
+}
+
+function runningScoreLine(names) {
+  const score = runningScore();
+  if (!score || score.games < 1 || R.room.seats.length < 2) return null;
+  return h("p", { class: "running-score", dataset: { key: "running-score" } },
+    tn("After {n} game:", "After {n} games:", score.games), " ",
+    score.points.map((v, p) => h("span", { class: "score" }, seatChip(names, p), " ", String(Math.round(v * 10) / 10))));
+}
+
+/** The last game's result, kept on screen after a rematch begins (until dismissed). */
+function lastGameCard(ctx) {
+  const last = R.lastGame;
+  if (!last || (R.msg && R.msg.outcome)) return null;
+  const o = last.outcome;
+  const winners = o.winners || [];
+  const head = !winners.length ? t("Draw") : R.seat !== null && winners.includes(R.seat) ? t("You won")
+    : t("{names} won", { names: winners.map((w) => last.names[w]).join(" & ") });
+  return h("section", { class: "last-game", dataset: { key: "last-game" }, "aria-live": "polite" },
+    h("strong", null, t("Game {n}", { n: last.game_no }), ": ", head), " ",
+    R.module && R.module.reason ? h("span", { class: "muted" }, R.module.reason(o, ctx)) : null,
+    runningScoreLine(ctx.names),
+    h("button", { type: "button", class: "icon-btn", "aria-label": t("Dismiss"), on: { click: () => { R.lastGame = null; draw(); } } }, "×"));
+}
+
+/** Pass and play: the seat to move next is another player on this device (their token is held here). */
+function handoverSeat() {
+  const m = R.msg;
+  const here = R.entry && R.entry.hotseat;
+  if (!here || !m || !m.started || m.outcome || m.to_move === null || m.to_move === undefined) return null;
+  if (m.to_move === R.seat) return null;
+  return here.find((x) => x.seat === m.to_move) || null;
+}
+
+function takeOver(next) {
+  R.entry = { ...R.entry, token: next.token, seat: next.seat, name: next.name };
+  keepSeat(R.roomId, R.entry);
+  R.seat = null;
+  R.msg = null;
+  R.selected = null;
+  R.hint = null;
+  R.socket.reseat(next.token);
+  draw();
+}
+
+/** The screen between two players of one device: the hands stay hidden until the next player is ready. */
+function handoverCard(next) {
+  const names = seatNames(R.msg.names);
+  return h("section", { class: "handover card", id: "handover", role: "dialog", "aria-labelledby": "handover-title" },
+    h("h2", { id: "handover-title" }, t("Hand the device to {name}", { name: names[next.seat] })),
+    h("p", null, t("Every hand stays hidden until they are ready.")),
+    button(t("I am {name}: show my hand", { name: names[next.seat] }), () => takeOver(next), { kind: "primary", dataset: { key: "handover" } }));
+}
+
 function seatsCard() {
   const room = R.room;
   const m = R.msg;
-  const names = m ? m.names : room.seats.map((s) => s.label);
+  const names = seatNames(m ? m.names : room.seats.map((s) => s.label));
   const name = h("input", { class: "input", maxlength: 24, value: R.joinName, placeholder: t("Your name"),
     "aria-label": t("Your name"), dataset: { key: "join-name" } });
   name.addEventListener("input", () => { R.joinName = name.value; });
@@ -352,6 +478,11 @@ function draw() {
       errorBox(R.error)));
     return;
   }
+  const next = handoverSeat();
+  if (next) {
+    render(R.container, h("section", { class: ["page", "room", "game-" + R.room.game] }, handoverCard(next)));
+    return;
+  }
   const ctx = context();
   const room = R.room;
   const title = room.title || t("{game} room", { game: gameTitle(room.game) });
@@ -371,6 +502,7 @@ function draw() {
     R.notice ? h("div", { class: "notice", role: "status" }, R.notice) : null,
     errorBox(R.error, () => { R.error = null; draw(); }),
     banner(ctx),
+    lastGameCard(ctx),
     endCard(ctx),
     h("div", { class: "room-grid" },
       h("div", { class: "board-area" }, board),

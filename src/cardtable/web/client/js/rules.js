@@ -13,7 +13,10 @@ async function draw() {
     draw();
   });
   document.title = t("How to play") + " · cardtable";
-  render(P.container, h("section", { class: "page rules-page" }, h("h1", null, t("How to play")), content));
+  render(P.container, h("section", { class: "page rules-page" }, h("h1", null, t("How to play")),
+    h("p", { class: "guide-link" }, h("a", { class: "btn btn-primary small", href: `/tutorial/${P.state.game}`, dataset: { key: "tutorial" } },
+      t("First game: a guided turn")), " ", h("span", { class: "muted small" }, t("The page shows what to click, and why."))),
+    content));
 }
 
 async function start(container, params, query) {

@@ -121,6 +121,8 @@ export class RoomSocket {
       if (h.onError) h.onError(data);
     } else if (data.type === "room") {
       if (h.onRoom) h.onRoom(data.room);
+    } else if (data.type === "bot") {
+      if (h.onBot) h.onBot(data);
     }
   }
 
@@ -183,6 +185,9 @@ export class RoomSocket {
   reseat(token) {
     this.token = token || null;
     this.pending.clear();
+    // another seat's log is another log: start it afresh (a seat's private lines never carry over)
+    this.events = [];
+    this.lines = [];
     if (this.ws) {
       const ws = this.ws;
       this.ws = null;

@@ -1,7 +1,7 @@
 // The parts of a game page that every game shares: its module, the list of choices and the log.
 import { h } from "./dom.js";
 import { t, tn } from "./i18n.js";
-import { loadGames } from "./ui.js";
+import { loadGames, seatNames } from "./ui.js";
 
 /** The page module of a game (render, prompt, describeEvent, describeAction, reason), at the address the server gives. */
 export async function loadGame(name) {
@@ -61,22 +61,65 @@ export function choicesPanel(ctx, module) {
       h("datalist", { id: "legal-actions" }, legal.slice(0, 400).map((a) => h("option", { value: a })))));
 }
 
-/** The seat's log in words, newest last. */
+/** Who sat in each seat, game version by version (the room's seat history): a seat's sittings in order. */
+function sittingsOf(ctx) {
+  return (ctx.seats || []).map((s) => [...(s.history || [])].sort((a, b) => a.from_version - b.from_version));
+}
+
+/** The sitting that made the moves at ``move`` (the first one also covers the deal, whose events have move -1). */
+function sittingAt(list, move) {
+  let found = list.length ? 0 : -1;
+  for (let k = 1; k < list.length; k++) if (list[k].from_version <= move) found = k;
+  return found;
+}
+
+function sittingLabel(p, sitting) {
+  return sitting.spec === "human" ? `P${p + 1} ${sitting.name}` : `P${p + 1} (${sitting.spec})`;
+}
+
+/** A change of who sits in a seat, as a log line: a person left and a bot plays on, or somebody sat down. */
+function sittingLine(p, before, after) {
+  const seat = "P" + (p + 1);
+  if (before && before.spec === "human" && after.spec !== "human") return t("{seat} {name} left; a bot plays on.", { seat, name: before.name });
+  if (after.spec === "human") return t("{seat} {name} takes the seat.", { seat, name: after.name });
+  return null;
+}
+
+/** The seat's log in words, newest last; each line names whoever sat in a seat when it happened. */
 export function logPanel(ctx, module, lines) {
   const events = ctx.events || [];
   const start = Math.max(0, events.length - 400);
   const items = [];
   let turn = null;
+  const sittings = sittingsOf(ctx);
+  const known = sittings.some((list) => list.length > 1);
+  let current = sittings.map((list) => (events.length ? sittingAt(list, events[start].move ?? 0) : -1));
+  const changes = (move, index) => {
+    sittings.forEach((list, p) => {
+      const now = sittingAt(list, move);
+      if (now > current[p] && current[p] >= 0) {
+        const text = sittingLine(p, list[current[p]], list[now]);
+        if (text) items.push(h("li", { class: "log-line kind-seat important", dataset: { index } }, text));
+      }
+      if (now >= 0) current[p] = now;
+    });
+  };
   for (let i = start; i < events.length; i++) {
     const e = events[i];
+    let names = ctx.names;
+    if (known && e.move !== undefined && e.move !== null) {
+      changes(e.move, i - 1);
+      names = seatNames(ctx.names.map((name, p) => (current[p] >= 0 && sittings[p][current[p]] ? sittingLabel(p, sittings[p][current[p]]) : name)));
+    }
     let text = null;
-    try { text = module.describeEvent(e, ctx.names, ctx); } catch { text = null; }
+    try { text = module.describeEvent(e, names, ctx); } catch { text = null; }
     if (!text) text = lines[i] || e.kind;
     const important = module.importantEvent ? module.importantEvent(e) : false;
     items.push(h("li", { class: ["log-line", "kind-" + e.kind, important ? "important" : "",
       e.player !== undefined && e.player !== null ? "by-" + e.player : ""], dataset: { index: i } }, text));
     turn = e.turn ?? turn;
   }
+  if (known && events.length) changes(Infinity, events.length - 1);  // somebody left after the last move
   return h("section", { class: "card side-card log-card", "aria-labelledby": "log-title" },
     h("h2", { id: "log-title" }, t("Game log")),
     start > 0 ? h("p", { class: "muted small" }, tn("{n} earlier line is not shown.", "{n} earlier lines are not shown.", start)) : null,

@@ -257,3 +257,16 @@ export function ago(iso) {
   if (seconds < 86400) return t("{n} h ago", { n: Math.round(seconds / 3600) });
   return t("{n} days ago", { n: Math.round(seconds / 86400) });
 }
+
+const SEAT_KINDS = { you: () => t("you"), open: () => t("open"), easy: () => t("easy"), normal: () => t("normal"),
+  hard: () => t("hard"), random: () => t("random moves") };
+
+/** The seats' names in the page language: "P2 (normal)" is the server's label; a person's name stays as given. */
+export function seatNames(names) {
+  return (names || []).map((name) => {
+    const m = /^(P\d+) \((.+)\)$/.exec(String(name));
+    if (!m) return name;
+    const kind = SEAT_KINDS[m[2]];
+    return `${m[1]} (${kind ? kind() : t("bot")})`;
+  });
+}

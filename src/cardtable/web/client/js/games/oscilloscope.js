@@ -369,13 +369,30 @@ function phaseText(phase, view) {
   return phase;
 }
 
-/** What the seat to move decides now. */
+/** Another seat's decision, worded about them (not as if it were the viewer's). */
+function theirPhaseText(phase, view, name) {
+  if (phase === "assign") return t("{name} chooses the train to refill.", { name });
+  if (phase === "filters") return t("{name} chooses the two filters.", { name });
+  if (phase === "trigger") return t("{name} places a trigger card on the screen (if they can).", { name });
+  if (phase === "more") return t("{name} may stack another Low or Hi at the trigger position.", { name });
+  if (phase === "capture") return t("{name} captures the time position or declines.", { name });
+  if (phase === "keep") return t("{name} keeps one card of the captured position as a score card.", { name });
+  if (phase === "refill") return t("{name} refills their train.", { name });
+  if (phase === "topup") return t("{name} tops up their hand to 3 cards.", { name });
+  if (phase === "post") return t("{name} may place one more trigger.", { name });
+  if (phase === "exchange") return t("{name} puts the exchange stock into a filter position.", { name });
+  return phase;
+}
+
+/** What the seat to move decides now (in the second person only when it is the viewer's seat). */
 function prompt(ctx) {
   const view = ctx.view;
   const phase = view.phase;
-  if (view.current_player === null || view.current_player === undefined || !PHASES[phase]) return null;
+  const decider = view.current_player;
+  if (decider === null || decider === undefined || !PHASES[phase]) return null;
   let rule = PHASES[phase][1];
   if (phase === "keep" && view.players === 1) rule = "OSC-R57";
+  if (!ctx.replay && ctx.seat !== decider) return { text: theirPhaseText(phase, view, ctx.names[decider]), rule };
   return { text: phaseText(phase, view), rule };
 }
 
@@ -557,11 +574,21 @@ function describeEvent(e, names) {
     case "stopped": return t("Train {train} can no longer be completed and is left out of this refill.", { train: e.train });
     case "score": return t("Scores: {scores}.", { scores: (e.scores || []).map((x) => `${who(names, x.player)} ${x.score}`).join("; ") });
     case "game_over": {
+      // OSC-R60: the solo game is a score attack, nobody "wins" it
+      if (names.length === 1 && e.scores) return t("Game over: the solo score is {score}.", { score: e.scores[0] });
       const winners = (e.winners || []).map((w) => who(names, w));
       return (winners.length ? tn("Game over: {names} wins.", "Game over: {names} win.", winners.length, { names: winners.join(" & ") }) : t("Game over."));
     }
     default: return null;
   }
+}
+
+/** The end's detail line: the scores are on the end screen already; a solo game says its counted noise. */
+function detail(o, ctx) {
+  const view = ctx.view || {};
+  const counted = (view.counters || {}).counted_noise;
+  if (view.players === 1 && counted !== undefined) return t("Counted noise: {n} of 3.", { n: counted });
+  return null;
 }
 
 function reason(o, ctx) {
@@ -608,4 +635,20 @@ const lobby = {
   maxPlayers: (flags) => Number(flags.max_players || 4),
 };
 
-export default { render, prompt, describeEvent, describeAction, reason, groupLabel, importantEvent, lobby };
+/** The first-game guide (js/tutorial.js): a seeded game, and its steps: the learner's moves with what to
+ * do and why, and the other seat's moves ("them"). */
+const guide = {
+  seed: 4, setup: { players: 2 }, rules: {},
+  steps: [
+    { them: "assign A" },
+    { me: "assign B", rule: "OSC-R6",
+      say: () => t("Each player refills one train. P2 took train A, so train B is yours: choose it.") },
+    { them: "place LOH A2" },
+    { me: "place T_HL A2", rule: "OSC-R28",
+      say: () => t("Place a trigger on a card of the screen. Your Hi→Low trigger is satisfied by a falling edge (HL), and A2 is one: click the trigger in your hand, then the lit slot A2. At the shift, time position 1 is captured when every trigger on it is satisfied.") },
+    { me: "refill B LH", rule: "OSC-R37",
+      say: () => t("You captured a time position. Now refill your train B with a card whose line meets the level before it: the rising edge (LH) fits. Click it, then your lit train.") },
+  ],
+};
+
+export default { render, prompt, describeEvent, describeAction, reason, detail, groupLabel, importantEvent, lobby, guide };

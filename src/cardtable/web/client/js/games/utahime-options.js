@@ -62,6 +62,22 @@ function optionSetup() {
   return setup;
 }
 
+/** One loadout problem in the page language, cards named by their titles (UTA-R2). */
+function issueText(issue, set) {
+  const seat = "P" + (issue.seat + 1);
+  const kinds = set ? [...(set.options || []), ...(set.heroes || [])] : [];
+  const found = kinds.find((x) => x.name === issue.card);
+  const card = found ? t(found.title) : issue.card;
+  switch (issue.code) {
+    case "over_budget": return t("{seat}'s option cards cost {cost} in total; the budget is {budget}.", { seat, cost: issue.count, budget: issue.limit });
+    case "too_many_copies": return t("{seat} has {n} copies of {card}; at most {limit} of one name.", { seat, n: issue.count, card, limit: issue.limit });
+    case "too_many_cards": return t("{seat} has {n} option cards; at most {limit}.", { seat, n: issue.count, limit: issue.limit });
+    case "unknown_option": return t("{seat}: this set has no option card “{card}”.", { seat, card });
+    case "unknown_hero": return t("{seat}: this set has no hero “{card}”.", { seat, card });
+    default: return issue.code;
+  }
+}
+
 async function checkOptions() {
   try {
     D.optCheck = await api("POST", "/web/options/utahime/check", { setup: optionSetup() });
@@ -83,7 +99,7 @@ function seatLoadout(set, seat) {
   const cost = chosen.reduce((sum, n) => sum + ((set.options.find((o) => o.name === n) || {}).cost || 0), 0);
   const hero = h("select", { class: "input", dataset: { key: "hero-" + seat }, "aria-label": t("Hero of P{n}", { n: seat + 1 }) },
     h("option", { value: "", selected: !D.heroes[seat] }, t("No hero")),
-    set.heroes.map((x) => h("option", { value: x.name, selected: D.heroes[seat] === x.name }, x.title)));
+    set.heroes.map((x) => h("option", { value: x.name, selected: D.heroes[seat] === x.name }, t(x.title))));
   hero.addEventListener("change", () => { D.heroes[seat] = hero.value || null; optionsChanged(); });
   return h("section", { class: "card", dataset: { seat } },
     h("div", { class: "card-head" }, h("h2", null, t("P{n}'s option cards", { n: seat + 1 })),
@@ -91,13 +107,13 @@ function seatLoadout(set, seat) {
     h("div", { class: ["progress", cost > D.budget ? "over" : ""] }, h("span", { style: { width: Math.min(100, (100 * cost) / Math.max(1, D.budget)) + "%" } })),
     h("ul", { class: "saved-list" }, set.options.map((o) => {
       const copies = chosen.filter((n) => n === o.name).length;
-      return h("li", null, h("span", null, h("strong", null, o.title), " ", h("span", { class: "badge" }, t("cost {n}", { n: o.cost })), " ",
-        h("span", { class: "small muted" }, o.timing === "any_time" ? t("any time") : t("own turn")), h("div", { class: "small" }, o.text)),
+      return h("li", null, h("span", null, h("strong", null, t(o.title)), " ", h("span", { class: "badge" }, t("cost {n}", { n: o.cost })), " ",
+        h("span", { class: "small muted" }, o.timing === "any_time" ? t("any time") : t("own turn")), h("div", { class: "small" }, t(o.text))),
       h("span", { class: "stepper" },
-        h("button", { type: "button", disabled: copies === 0, "aria-label": t("Remove {card}", { card: o.title }), dataset: { key: `rm-${seat}-${o.name}` },
+        h("button", { type: "button", disabled: copies === 0, "aria-label": t("Remove {card}", { card: t(o.title) }), dataset: { key: `rm-${seat}-${o.name}` },
           on: { click: () => { const k = chosen.indexOf(o.name); chosen.splice(k, 1); optionsChanged(); } } }, "−"),
         h("output", null, String(copies)),
-        h("button", { type: "button", "aria-label": t("Add {card}", { card: o.title }), dataset: { key: `add-${seat}-${o.name}` },
+        h("button", { type: "button", "aria-label": t("Add {card}", { card: t(o.title) }), dataset: { key: `add-${seat}-${o.name}` },
           on: { click: () => { chosen.push(o.name); optionsChanged(); } } }, "+")));
     })),
     field(t("Hero"), hero));
@@ -106,7 +122,7 @@ function seatLoadout(set, seat) {
 function utahimeTab() {
   const set = currentSet();
   const select = h("select", { class: "input", dataset: { key: "set" }, "aria-label": t("Option set") },
-    D.sets.map((s) => h("option", { value: s.name, selected: D.setName === s.name }, s.title)),
+    D.sets.map((s) => h("option", { value: s.name, selected: D.setName === s.name }, t(s.title))),
     h("option", { value: "custom", selected: D.setName === "custom" }, t("My own set (TOML)…")));
   select.addEventListener("change", () => {
     D.setName = select.value;
@@ -170,10 +186,12 @@ function utahimeTab() {
       h("section", { class: "card", "aria-live": "polite" },
         field(t("Name of this setup"), name),
         check ? (check.ok ? h("p", { class: "checks ok", id: "options-problems" }, t("Within the budget: ready to play."))
-          : h("ul", { class: "checks bad", id: "options-problems" }, check.problems.map((p) => h("li", null, p)))) : null,
+          : h("ul", { class: "checks bad", id: "options-problems" }, (check.issues && check.issues.length
+            ? check.issues.map((i) => h("li", { dataset: { code: i.code } }, issueText(i, check.set || set)))
+            : check.problems.map((p) => h("li", null, p))))) : null,
         P.notice ? h("p", { class: "small", role: "status" }, P.notice) : null,
         h("div", { class: "actions" },
-          button(t("Save in this browser"), save, { kind: "primary", disabled: !(check && check.ok) }),
+          button(t("Save in this browser"), save, { kind: "primary", disabled: !(check && check.ok), dataset: { key: "save-options" } }),
           button(t("Download the setup file"), () => download(`${(D.setupName || "setup").replace(/[^\w.-]+/g, "_")}.toml`, check.toml, "application/toml"),
             { disabled: !(check && check.ok) }),
           button(t("Play it in a new room"), () => {

@@ -7,7 +7,7 @@ import { joinList, t, tn } from "../i18n.js";
 import { button, field, openRules, seatChip } from "../ui.js";
 import { api, savedOptionSetups } from "../api.js";
 
-const SUITS = { H: "♥", S: "♠", C: "♣", D: "♦" };
+const SUITS = { H: "♥", S: "♠", C: "♣", D: "♦", heart: "♥", spade: "♠", club: "♣", diamond: "♦", hearts: "♥", spades: "♠", clubs: "♣", diamonds: "♦" };
 const RED = new Set(["H", "D"]);
 const RANKS = { A: 1, J: 11, Q: 12, K: 13 };
 const CARD = /^~?[HSCD](?:A|10|[2-9]|J|Q|K)\+?$/;
@@ -90,9 +90,14 @@ function tile(ctx, token, { zone, seat, faceDown, hidden, small, effective, setM
     dataset: { card: token, zone, key: key || "c-" + zone + "-" + token }, on: { click } }, body);
 }
 
+/** True on a screen without a hovering pointer (a phone or a tablet): the page says "tap", not "click". */
+function touchScreen() {
+  return window.matchMedia("(hover: none)").matches;
+}
+
+/** Energy as one gold mark and its number (a row of pips and a number said it twice). */
 function energyPips(n) {
-  return h("span", { class: "energy", "aria-label": t("{n} energy", { n }) },
-    n <= 8 ? Array.from({ length: n }, () => h("i")) : null, h("b", null, " " + String(n)));
+  return h("span", { class: "energy", "aria-label": t("{n} energy", { n }) }, h("i", { "aria-hidden": "true" }), h("b", null, String(n)));
 }
 
 function playerArea(ctx, p) {
@@ -128,7 +133,8 @@ function playerArea(ctx, p) {
         sets.length ? h("p", { class: "small muted" }, tn("{n} J/Q/K of them set face down (turn {turns}).", "{n} J/Q/K of them set face down (turns {turns}).",
           sets.length, { turns: sets.map((x) => x.turn).join(", ") })) : null)));
   }
-  if (item.wished) {
+  // the wished card is shown while it is still in its owner's hand (a hand the viewer cannot see: as told)
+  if (item.wished && (!Array.isArray(item.hand) || item.hand.includes(item.wished))) {
     zones.push(h("div", { class: "uta-zone" }, h("span", { class: "zone-label" }, t("Wished card")), h("div", { class: "pcards" }, tile(ctx, item.wished, { small: true }))));
   }
   const pile = item.discard || [];
@@ -152,15 +158,21 @@ function playerArea(ctx, p) {
     zones.push(h("div", { class: "uta-zone" }, h("span", { class: "zone-label" }, t("Option cards")),
       h("div", { class: "option-list" }, names.map((name, k) => {
         const def = optionDef(ctx, "options", name);
-        return h("span", { class: ["option-chip", up[k] ? "" : "used"], title: def ? `${def.title} (${t("cost {n}", { n: def.cost })}): ${def.text}` : name },
-          (def ? def.title : name) + (up[k] ? "" : " · " + t("used")));
+        // the effect opens on a tap (a tooltip cannot be read on a phone)
+        if (!def) return h("span", { class: ["option-chip", up[k] ? "" : "used"] }, name + (up[k] ? "" : " · " + t("used")));
+        return h("details", { class: ["option-chip", up[k] ? "" : "used"], dataset: { option: name } },
+          h("summary", null, t(def.title) + (up[k] ? "" : " · " + t("used"))),
+          h("span", { class: "option-text" }, t("cost {n}", { n: def.cost }), " · ", t(def.text)));
       }))));
   }
   const hero = setup[`p${p + 1}_hero`];
   if (hero) {
     const def = optionDef(ctx, "heroes", hero);
     zones.push(h("div", { class: "uta-zone" }, h("span", { class: "zone-label" }, t("Hero")),
-      h("span", { title: def ? def.text : hero }, def ? def.title : hero, " · ", tn("{n} use left", "{n} uses left", item.hero_uses_left || 0))));
+      def ? h("details", { class: "option-chip hero-chip", dataset: { hero } },
+        h("summary", null, t(def.title), " · ", tn("{n} use left", "{n} uses left", item.hero_uses_left || 0)),
+        h("span", { class: "option-text" }, t(def.text)))
+        : h("span", null, hero, " · ", tn("{n} use left", "{n} uses left", item.hero_uses_left || 0))));
   }
   return h("section", { class: ["uta-player", "seat-" + p, attacker ? "attacker" : ""], dataset: { seat: p } },
     h("div", { class: "uta-head" }, seatChip(ctx.names, p),
@@ -172,6 +184,12 @@ function playerArea(ctx, p) {
         h("span", { class: "count-box" }, t("score"), " ", h("b", null, String(score))),
         h("span", { class: ["joker", item.joker_face_up ? "up" : "down"] }, item.joker_face_up ? t("joker ready") : t("joker used")))),
     zones);
+}
+
+/** An option or hero card's title in the page language (its name if the set is not known). */
+function optionTitle(ctx, kind, name) {
+  const def = ctx ? optionDef(ctx, kind, name) : null;
+  return def ? t(def.title) : String(name);
 }
 
 function optionDef(ctx, kind, name) {
@@ -278,9 +296,29 @@ function phaseText(phase) {
   }
 }
 
+/** Another seat's decision, worded about them (not as if it were the viewer's). */
+function theirPhaseText(phase, name) {
+  switch (phase) {
+    case "wish": return t("{name} chooses their wished card.", { name });
+    case "main": return t("{name} takes free actions, then attacks, passes or plays the joker.", { name });
+    case "block": return t("{name} blocks the attack with a card, or lets it through.", { name });
+    case "react": return t("{name} may react to the successful attack with their Ace.", { name });
+    case "target": return t("{name} chooses a card of the defender's hand.", { name });
+    case "draw": return t("{name} chooses how many cards to draw.", { name });
+    case "heart_pick": return t("{name} takes one of the revealed cards (♥NEXT).", { name });
+    case "blocker_window": return t("{name} may use ♥NEXT after blocking, or end.", { name });
+    case "post": return t("{name} may take free actions or ♥NEXT, or end the turn.", { name });
+    case "end": return t("{name} may take one cosmic card into their hand.", { name });
+    case "effect": return t("{name} makes the choice an option or hero card asks for.", { name });
+    default: return phase;
+  }
+}
+
 function prompt(ctx) {
   const phase = ctx.view.phase;
-  if (ctx.view.current_player === null || ctx.view.current_player === undefined || !PHASES[phase]) return null;
+  const decider = ctx.view.current_player;
+  if (decider === null || decider === undefined || !PHASES[phase]) return null;
+  if (!ctx.replay && ctx.seat !== decider) return { text: theirPhaseText(phase, ctx.names[decider]), rule: PHASES[phase][1] };
   return { text: phaseText(phase), rule: PHASES[phase][1] };
 }
 
@@ -305,7 +343,8 @@ function decisionBox(ctx) {
         { dataset: { action: a }, kind: ["noblock", "noreact", "nocosmic", "end"].includes(a) ? "ghost" : undefined, class: ctx.hint === a ? "hinted" : "" }))));
     }
     if (ctx.legal.some((a) => CARD.test(a.split(" ")[1] || "") && !loose.includes(a))) {
-      parts.unshift(h("p", { class: "small muted" }, t("Click a lit card to play it; a card with several choices shows them here.")));
+      parts.unshift(h("p", { class: "small muted" }, touchScreen() ? t("Tap a lit card to play it; a card with several choices shows them here.")
+        : t("Click a lit card to play it; a card with several choices shows them here.")));
     }
   }
   return h("div", { class: ["decision", ctx.interactive ? "mine" : "theirs"], id: "decision" },
@@ -332,7 +371,7 @@ function render(ctx) {
 function who(names, seat) { return names[seat] ?? "P" + (Number(seat) + 1); }
 function cards(list) { return (list || []).map(cardText).join(" "); }
 
-function describeEvent(e, names) {
+function describeEvent(e, names, ctx) {
   const p = who(names, e.player);
   const card = e.card ? cardText(e.card) : null;
   switch (e.kind) {
@@ -344,8 +383,8 @@ function describeEvent(e, names) {
     case "turn": return e.rescue ? t("Turn {n}: {who} attacks and must use the joker (empty hand).", { n: e.turn, who: p })
       : t("Turn {n}: {who} attacks.", { n: e.turn, who: p });
     case "set": return card ? t("{who} sets {card} face down.", { who: p, card }) : t("{who} sets a J/Q/K face down.", { who: p });
-    case "option": return t("{who} uses the option card {name}.", { who: p, name: e.option });
-    case "hero": return t("{who} uses the hero {name}.", { who: p, name: e.hero });
+    case "option": return t("{who} uses the option card {name}.", { who: p, name: optionTitle(ctx, "options", e.option) });
+    case "hero": return t("{who} uses the hero {name}.", { who: p, name: optionTitle(ctx, "heroes", e.hero) });
     case "attack": {
       let text = t("{who} attacks with {card}.", { who: p, card });
       if (e.next) text += " " + t("Declares {suit}NEXT.", { suit: SUITS[split(e.card).suit] || "" });
@@ -380,7 +419,10 @@ function describeEvent(e, names) {
     case "take_nothing": return t("{who} places no card.", { who: p });
     case "draw": return e.cards ? t("{who} draws {cards}.", { who: p, cards: cards(e.cards) })
       : e.count ? tn("{who} draws {n} card.", "{who} draws {n} cards.", e.count, { who: p }) : t("{who} draws nothing.", { who: p });
-    case "heart_next": return t("{who} uses ♥NEXT, putting {card} face down on the pile.", { who: p, card: card || t("a heart") });
+    case "heart_next": {
+      const hidden = t("a heart");
+      return t("{who} uses ♥NEXT, putting {card} face down on the pile.", { who: p, card: card || hidden });
+    }
     case "reveal": return t("{who} reveals the top of the deck: {cards}.", { who: p, cards: cards(e.cards) });
     case "pick": return t("{who} keeps {card}.", { who: p, card });
     case "end_window": return t("{who} ends the window.", { who: p });
@@ -401,6 +443,16 @@ function describeEvent(e, names) {
     }
     default: return null;
   }
+}
+
+/** The end's detail line in words (UTA-R58): who has more face-up discards, or how a tie was broken. */
+function detail(o, ctx) {
+  const [a, b] = o.scores || [0, 0];
+  const winner = (o.winners || [])[0];
+  const name = (p) => ctx.names[p] ?? "P" + (p + 1);
+  if (a !== b) return t("{who} has more face-up discards ({a} to {b}).", { who: name(winner ?? (a > b ? 0 : 1)), a: Math.max(a, b), b: Math.min(a, b) });
+  if (winner !== undefined) return t("The scores tie {a}–{b}; {who} wins on the lower option cost.", { a, b, who: name(winner) });
+  return t("The scores tie {a}–{b} and so do the option costs: a draw.", { a, b });
 }
 
 function reason(o) {
@@ -441,7 +493,7 @@ function describeAction(a, ctx) {
     case "nocosmic": return t("No cosmic card");
     case "option": {
       const def = optionDef(ctx, "options", w[1]);
-      return t("Use the option {name}", { name: def ? def.title : w[1] });
+      return t("Use the option {name}", { name: def ? t(def.title) : w[1] });
     }
     case "hero": return t("Use the hero");
     case "choose": return w[1] === "none" ? t("Choose nothing") : t("Choose {card}", { card });
@@ -470,9 +522,9 @@ function optionChooser(kit) {
   const f = kit.form;
   const current = f.options || "none";
   const select = h("select", { class: "input", dataset: { key: "options" }, "aria-label": t("Option and hero cards") },
-    h("option", { value: "none", selected: current === "none" }, t("No option cards (the seed's game)")),
+    h("option", { value: "none", selected: current === "none" }, t("No option cards (the basic game)")),
     (kit.data.sets || []).map((s) => h("option", { value: s.name, selected: current === s.name },
-      t("Set: {title} (default loadouts)", { title: s.title }))),
+      t("Set: {title} (default loadouts)", { title: t(s.title) }))),
     savedOptionSetups().length ? h("optgroup", { label: t("My option setups") }, savedOptionSetups().map((s, k) =>
       h("option", { value: "saved:" + k, selected: current === "saved:" + k }, s.name))) : null,
     h("option", { value: "paste", selected: current === "paste" }, t("Paste or upload a setup file…")));
@@ -512,4 +564,20 @@ const lobby = {
 /** Utahime's tab of the deck builder page. */
 const builder = () => import("./utahime-options.js");
 
-export default { render, prompt, describeEvent, describeAction, reason, groupLabel, importantEvent, prepare, lobby, builder };
+/** The first-game guide (js/tutorial.js): a seeded game, and its steps: the learner's moves with what to
+ * do and why, and the other seat's moves ("them"). */
+const guide = {
+  seed: 1, setup: {}, rules: { first_player: "p1" },
+  steps: [
+    { me: "wish HA", rule: "UTA-R3",
+      say: () => t("First each player wishes for one card of their own deck: it goes to the hand before the other nine are drawn. Wish for the Ace of hearts: an Ace can react when an attack succeeds.") },
+    { them: "wish HA" },
+    { me: "set SJ", rule: "UTA-R10",
+      say: () => t("A J, Q or K must be set face down in an earlier turn before it can attack. Setting is free: set your J of spades now, so that it can attack on a later turn.") },
+    { me: "attack S9", rule: "UTA-R18",
+      say: () => t("Now one main action: attack. The defender must block with a card that beats yours, or the attack succeeds. A high card is hard to block: attack with the 9 of spades.") },
+    { them: "noblock" },
+  ],
+};
+
+export default { render, prompt, describeEvent, describeAction, reason, detail, groupLabel, importantEvent, prepare, lobby, builder, guide };

@@ -88,6 +88,12 @@ function loadDeck(deck) {
 }
 
 function saveDeck() {
+  // an illegal deck is never saved (it would replace a legal one of the same name, and the lobby offers saved decks)
+  if (!(D.check && D.check.ok)) {
+    P.notice = t("This deck is not legal yet: fix the problems listed above, then save it.");
+    P.draw();
+    return -1;
+  }
   const list = savedDecks().filter((d) => d.name !== D.deck.name);
   list.push({ name: D.deck.name, cards: D.deck.cards, names: D.check && D.check.deck ? D.check.deck.names : {} });
   keepDecks(list);
@@ -191,7 +197,7 @@ function summary(size) {
         : h("ul", { class: "checks bad", id: "deck-problems" }, check.problems.map((p) => h("li", { dataset: { code: p.code } }, problemText(p))))) : null,
       P.notice ? h("p", { class: "small", role: "status" }, P.notice) : null,
       h("div", { class: "actions" },
-        button(t("Save in this browser"), saveDeck, { kind: "primary", dataset: { key: "save" } }),
+        button(t("Save in this browser"), saveDeck, { kind: "primary", disabled: !ok, dataset: { key: "save" } }),
         button(t("Download the deck file"), () => download(`${(D.deck.name || "deck").replace(/[^\w.-]+/g, "_")}.toml`, check && check.toml ? check.toml : "", "application/toml"),
           { disabled: !(check && check.toml), dataset: { key: "download" } }),
         button(t("Print this deck (PDF)"), printDeck, { disabled: !ok, dataset: { key: "print" } }),

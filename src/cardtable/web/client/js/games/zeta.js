@@ -25,6 +25,31 @@ export function cardName(ctx, id, owner) {
   return language() === "ja" ? c.japanese : c.english;
 }
 
+const VOWELS = "aeiouyAEIOUY";
+
+function isVowel(c) { return VOWELS.includes(c); }
+
+/** A card name as a board square shows it: a long Latin word gets a soft hyphen between two consonants
+ * (Appren-tice, Sum-moning), or else before a consonant that starts a syllable, nearest the middle; a
+ * narrow square breaks it there with a hyphen, never at a random letter. */
+export function boardName(name) {
+  return String(name).replace(/[A-Za-z]{9,}/g, (word) => {
+    let at = -1;
+    let score = Infinity;
+    for (let i = 3; i <= word.length - 3; i++) {
+      const a = word[i - 1];
+      const b = word[i];
+      let kind = null;
+      if (!isVowel(a) && !isVowel(b)) kind = 0;
+      else if (isVowel(a) && !isVowel(b) && isVowel(word[i + 1] || "")) kind = 1;
+      if (kind === null) continue;
+      const cost = kind * 2 + Math.abs(i - word.length / 2);
+      if (cost < score) { score = cost; at = i; }
+    }
+    return at < 0 ? word : word.slice(0, at) + "\u00ad" + word.slice(at);
+  });
+}
+
 function plainName(ctx, id) {
   const c = cardsOf(ctx)[id];
   if (!c) return String(id);
@@ -105,8 +130,9 @@ function square(ctx, sq, row, col, info) {
       cost: c ? c.cost : "?", kind: kindWord(c) });
     body = [
       h("span", { class: "sq-top" }, h("span", { class: "cost", title: t("cost") }, c ? String(c.cost) : "?"),
+        h("span", { class: "sq-owner-mini", "aria-hidden": "true" }, item.owner === 0 ? "●" : "◆"),
         h("span", { class: "kind", title: kindWord(c) }, kindMark(c))),
-      h("span", { class: "sq-name" }, name),
+      h("span", { class: "sq-name", lang: language() }, boardName(name)),
       h("span", { class: "sq-owner" }, h("span", { class: "owner-mark", "aria-hidden": "true" }, item.owner === 0 ? "●" : "◆"),
         "P" + (item.owner + 1)),
     ];
@@ -120,6 +146,10 @@ function square(ctx, sq, row, col, info) {
       label = t("{square}: empty, a card of P{n} was destroyed here", { square: sq, n: marker + 1 });
     }
   }
+  // what changed since the last message: a card placed or replaced, a card destroyed
+  const before = ctx.previous ? (ctx.previous.board || {})[sq] : undefined;
+  if (ctx.previous && item && (!before || before.card !== item.card || before.owner !== item.owner)) classes.push("changed");
+  if (ctx.previous && before && !item) classes.push("gone");
   if (selectedTargets.has(sq)) classes.push("lit");
   if (targets.has(sq)) classes.push("target");
   if (source === sq) classes.push("source");
@@ -269,6 +299,7 @@ export function promptOf(ctx) {
   const src = pending.source ? cardName(ctx, pending.source, view.active) : "";
   const mine = ctx.seat === decider;
   if (phase === "main") {
+    if (mine && ctx.selected) return { text: t("{card} is chosen: now a lit square on the board.", { card: cardName(ctx, ctx.selected, decider) }), rule: "ZETA-R14" };
     return mine ? { text: t("Choose a card, then a lit square, or pass."), rule: "ZETA-R12" }
       : { text: t("{name} places a card or passes.", { name: ctx.names[decider] }), rule: "ZETA-R12" };
   }
@@ -442,6 +473,39 @@ function reason(o, ctx) {
   return String(o.reason || "");
 }
 
+/** Why a move was refused, in the page language (ZETA-R14 cost, R13 an empty square, a card in hand). */
+function refusal(error, action, ctx) {
+  const view = ctx.view;
+  if (!action.includes("@")) return null;
+  const [card, sq] = action.split("@");
+  const c = cardsOf(ctx)[card];
+  if (!c) return t("There is no such card.");
+  const hand = ((view.hands || [])[ctx.seat]) || [];
+  if (!hand.includes(card)) return t("{card} is not in your hand.", { card: cardName(ctx, card, ctx.seat) });
+  if ((view.board || {})[sq]) return t("{square} is already taken.", { square: sq });
+  const { limit } = costLimit(view, ctx.rules);
+  if (c.cost > limit) {
+    return t("{card} costs {cost}; a card may cost at most {limit} now.", { card: cardName(ctx, card, ctx.seat), cost: c.cost, limit });
+  }
+  return t("The rule linked here forbids it.");
+}
+
+/** The end's detail line in words: who completed the line and with which card, or whose deck ran out. */
+function detail(o, ctx) {
+  if (o.reason === "four_in_a_row") {
+    const placed = lastEvent(ctx, "place");
+    const winner = (o.winners || [])[0];
+    if (placed && winner !== undefined) {
+      return t("{who} made four in a row with {card} on {square}.", { who: who(ctx.names, winner),
+        card: cardName(ctx, placed.card, placed.player), square: placed.square });
+    }
+  }
+  if (o.reason === "deck_out" && o.winners && o.winners.length) {
+    return t("{who}'s deck was empty at the start of turn {turn}.", { who: who(ctx.names, 1 - o.winners[0]), turn: ctx.view.turn });
+  }
+  return null;
+}
+
 function endDetail(ctx) {
   const over = lastEvent(ctx, "game_over");
   if (over && over.line && over.line.length) return h("p", { class: "win-line" }, t("Winning line: {squares}", { squares: over.line.join(" ") }));
@@ -535,5 +599,21 @@ const lobby = {
 /** Zeta's tab of the deck builder page. */
 const builder = () => import("./zeta-decks.js");
 
-export default { render, prompt: promptOf, describeEvent, describeAction, reason, endDetail, groupLabel, importantEvent, lobby,
-  builder };
+/** The first-game guide (js/tutorial.js): a seeded game, and its steps: the learner's moves with what to
+ * do and why, and the other seat's moves ("them"). */
+const guide = {
+  seed: 3, setup: { decks: ["classic", "classic"] }, rules: { first_player: "p1" },
+  steps: [
+    { me: "chant_practice@c3", rule: "ZETA-R14",
+      say: () => t("The board is empty, and a card may cost at most the number of cards on the board: only a cost-0 card can go down now. Click Chant Practice in your hand, then the lit square c3: a card near the middle can start a line in every direction.") },
+    { them: "chant_practice@d3" },
+    { me: "fortune_telling@c4", rule: "ZETA-R20",
+      say: () => t("Two cards are on the board, so cards of cost 2 or less may be placed. Four of your cards in a row, across, down or diagonally, win the game. Place Fortune-Telling (cost 1) on c4, above your first card: its Fanfare draws you two cards and destroys one of them.") },
+    { them: "chant_practice@c5" },
+    { me: "blessing_mist@b3", rule: "ZETA-R12",
+      say: () => t("P2 blocked your column at c5. Start a row instead: place Mist of Blessing on b3, beside your card on c3 (both players draw a card). On every turn you place one card or pass.") },
+  ],
+};
+
+export default { render, prompt: promptOf, describeEvent, describeAction, reason, endDetail, detail, refusal, groupLabel, importantEvent, lobby,
+  builder, guide };
