@@ -2,7 +2,7 @@
 
 Each page answers its game's designer question in its first line: Zeta's seat advantage and card
 strength (random decks), Utahime's seat advantage and option-card strength (random loadouts),
-Oscilloscope's seat advantage at four players (shared wins) and its solo score. With
+Oscilloscope's seat advantage at two, three and four players (shared wins) and its solo score. With
 ``CARDTABLE_LAB_PICTURES=docs`` the screenshots are written to docs/images/lab (and
 ``CARDTABLE_LAB_PICTURE_GAMES`` sets the games of each run); otherwise to a temporary folder.
 """
@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 
+import system_needs
 from cardtable.lab.execute import run_study
 from cardtable.lab.report import build_report, html_page
 from cardtable.lab.storage import LabStore
@@ -23,6 +24,7 @@ from cardtable.lab.study import StudyConfig
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-background-networking", "--disable-component-update", "--headless"]
 DOCS_IMAGES = Path(__file__).resolve().parents[2] / "docs" / "images" / "lab"
 GAMES = int(os.environ.get("CARDTABLE_LAB_PICTURE_GAMES", "24"))
 
@@ -33,6 +35,12 @@ STUDIES: dict[str, tuple[StudyConfig, tuple[str, ...], tuple[str, ...]]] = {
     "utahime": (StudyConfig("utahime", ("heuristic",), games=GAMES, seed=2026,
                             setup={"option_set": "designer_example", "loadouts": "random"}),
                 ("The first player", "The second player", "No seat"), ("先手", "後手", "はっきり")),
+    "oscilloscope-2p": (StudyConfig("oscilloscope", ("heuristic",), games=max(4, GAMES // 3), seed=2026,
+                                    setup={"players": 2}),
+                        ("The first", "The second", "No seat"), ("先手", "後手", "はっきり")),
+    "oscilloscope-3p": (StudyConfig("oscilloscope", ("heuristic",), games=max(4, GAMES // 3), seed=2026,
+                                    setup={"players": 3}),
+                        ("The first", "The second", "The third", "No seat"), ("先手", "後手", "3番手", "はっきり")),
     "oscilloscope-4p": (StudyConfig("oscilloscope", ("heuristic",), games=max(4, GAMES // 3), seed=2026,
                                     setup={"players": 4}),
                         ("The first", "The second", "The third", "The fourth", "No seat"),
@@ -45,12 +53,11 @@ STUDIES: dict[str, tuple[StudyConfig, tuple[str, ...], tuple[str, ...]]] = {
 @pytest.fixture(scope="module")
 def browser() -> Any:
     """Debian's chromium, headless."""
-    if not CHROMIUM.exists():
-        pytest.skip(f"Debian's chromium is not installed ({CHROMIUM})")
+    system_needs.need(None if CHROMIUM.exists() else f"Debian's chromium is not installed ({CHROMIUM}; apt-get install -y chromium)")
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as p:
-        chromium = p.chromium.launch(executable_path=str(CHROMIUM), args=["--no-sandbox", "--headless"])
+        chromium = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
         yield chromium
         chromium.close()
 
