@@ -427,8 +427,10 @@ class Hub:
                 log.exception("refreshing room %s failed", room_id)
                 return
             table = live.table
-            if info.game_no != live.info.game_no or info.version < table.version:
+            if info.game_no != live.info.game_no:
                 await self._reload(live)
+            elif info.version < table.version:
+                pass  # a read older than an action this process has committed since (versions only grow in a game)
             else:
                 seats_changed = info.seats != live.info.seats
                 if seats_changed:  # the seats (and their labels) of the actions to come
