@@ -20,7 +20,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = ROOT / "docs"
 DOCTESTED = ["../README.md", "table.md", "cards.md", "games/zeta.md", "games/oscilloscope.md", "games/utahime.md", "agents.md", "print.md",
-             "play.md", "lab.md", "server.md", "web.md", "contract.md", "adapters.md"]
+             "play.md", "lab.md", "server.md", "web.md", "contract.md", "adapters.md", "ratings.md"]
 """The doc files with doctests (paths under docs/)."""
 
 DOCTESTED_ELSEWHERE = {"adapters.md": "tests/adapters/test_adapters_docs.py (it needs the optional frameworks)"}

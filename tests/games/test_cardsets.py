@@ -114,7 +114,8 @@ def test_copy_limits_of_a_set_apply_to_decks() -> None:
 
 @pytest.mark.parametrize(("game", "section", "old", "new", "message"), [
     ("zeta", "cards.ice_mage", "cost = 3", "cost = -1", r"ice_mage\.cost \(Ice Mage, ZETA-R14\): -1 is below"),
-    ("zeta", "cards.fortune_telling", "draw = 2", "draw = 3", r"fortune_telling\.draw .*fixed at 2"),
+    ("zeta", "cards.fortune_telling", "draw = 2", "draw = 11", r"fortune_telling\.draw \(Fortune-Telling, ZETA-R39\): 11 "
+                                                              r"is above"),
     ("zeta", "cards.hexer", "cost = 6", "power = 6", r"hexer \(Hexer\): no number 'power'"),
     ("oscilloscope", "cards.hl", "pulse_deck = 20", "pulse_deck = 21", r"hl\.pulse_deck .*OSC-R1"),
     ("utahime", "components.energy", "cap = 0", "cap = 1", None),

@@ -28,7 +28,7 @@ def test_parameters_are_set_numbers_or_rule_flags(text: str, key: str, values: l
 @pytest.mark.parametrize(("text", "message"), [
     ("ice_mage.cost", "KEY=v1,v2"),
     ("ice_mage.cost=40", r"ice_mage\.cost \(Ice Mage, ZETA-R14\): 40 is outside 0-36"),
-    ("fortune_telling.draw=1,2", "fixed at 2"),
+    ("fortune_telling.draw=1,2", r"fortune_telling\.draw \(Fortune-Telling, ZETA-R39\): 1 is outside 2-10"),
     ("ice_mage.power=1", "no number 'ice_mage.power'"),
     ("nonsense=1", "neither a card-set number"),
 ])

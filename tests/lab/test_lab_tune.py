@@ -31,8 +31,8 @@ def test_dimensions_and_targets_are_read_and_checked() -> None:
     assert parse_vary("zeta", "ice_mage.cost=2,4") == Dimension("ice_mage.cost", choices=(2, 4))
     assert parse_vary("utahime", "energy.start=0..2") == Dimension("starting_energy", 0, 2)
     assert parse_vary("zeta", "second_player_extra_card=false,true").choices == (False, True)
-    with pytest.raises(ValueError, match="fixed"):
-        parse_vary("zeta", "fortune_telling.draw=1..3")
+    with pytest.raises(ValueError, match=r"attack\.low_gain \(Energy from attacks, UTA-R41\) is fixed"):
+        parse_vary("utahime", "attack.low_gain=1..3")
     with pytest.raises(ValueError, match="ZETA-R14"):
         parse_vary("zeta", "ice_mage.cost=0..40")
     with pytest.raises(ValueError, match="seat=SHARE"):

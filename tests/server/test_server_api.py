@@ -103,10 +103,16 @@ def test_protocol_gives_the_json_schema_of_every_websocket_message(client: TestC
 
 def test_openapi_describes_every_endpoint(client: TestClient) -> None:
     paths = client.get("/openapi.json").json()["paths"]
-    assert set(paths) == {
+    assert set(paths) >= {
         "/api/health", "/api/games", "/api/protocol", "/api/rooms", "/api/rooms/{room_id}",
         "/api/rooms/{room_id}/join", "/api/rooms/{room_id}/leave", "/api/rooms/{room_id}/me",
         "/api/rooms/{room_id}/rematch", "/api/rooms/{room_id}/history", "/api/rooms/{room_id}/records/{game_no}"}
+    assert set(paths) >= {
+        "/api/account/signup", "/api/account/signin", "/api/account/signout", "/api/account/me",
+        "/api/account/password", "/api/account/delete", "/api/account/claim",
+        "/api/account/passkeys/register/options", "/api/account/passkeys/register/verify",
+        "/api/account/passkeys/signin/options", "/api/account/passkeys/signin/verify",
+        "/api/account/passkeys/{passkey_id}"}
     assert client.get("/docs").status_code == 200
 
 
@@ -255,8 +261,9 @@ def test_joining_returns_a_token_once_and_fills_the_seat(client: TestClient) -> 
     first = join(client, room, "  Alice  ")
     assert first["seat"] == 0 and len(first["token"]) >= 40
     assert first["room"]["seats"][0] == {"seat": 0, "label": "P1 Alice", "name": "Alice", "status": "taken",
-                                         "spec": "human",
-                                         "history": [{"name": "Alice", "spec": "human", "from_version": 0}]}
+                                         "spec": "human", "account": None,
+                                         "history": [{"name": "Alice", "spec": "human", "from_version": 0,
+                                                      "account": None}]}
     second = join(client, room, "Bob", seat=1)
     assert second["room"]["status"] == "playing" and second["token"] != first["token"]
     assert first["token"] not in client.get(f"/api/rooms/{room}").text

@@ -190,7 +190,8 @@ def test_a_seat_keeps_everybody_who_sat_in_it_and_the_record_credits_them(sqlite
         assert left.status_code == 200
         seat0 = left.json()["room"]["seats"][0]
         assert seat0["status"] == "bot" and seat0["history"] == [
-            {"name": "Alice", "spec": "human", "from_version": 0}, {"name": "", "spec": "random", "from_version": 2}]
+            {"name": "Alice", "spec": "human", "from_version": 0, "account": None},
+            {"name": "", "spec": "random", "from_version": 2, "account": None}]
         await sockets[0].close()
         ws = sockets[1]
         while True:  # Bob plays on against the bot to the end

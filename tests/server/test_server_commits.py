@@ -32,6 +32,25 @@ def test_one_commit_stores_several_rooms_actions_and_refuses_a_lost_version_alon
     store.close()
 
 
+def test_a_batch_of_one_action_per_room_refuses_a_lost_version_alone(db_url: str) -> None:
+    """The usual batch (distinct rooms, no game ending) is stored with one statement of each kind; when one of
+    its actions lost its version, the whole batch is stored again one savepoint each and only that one is
+    refused."""
+    store = Store.open(db_url, durable=False)
+    a, b, c, d = rooms(store, 4)
+    store.append_action(b, 1, 0, 0, "pass", to_move=1)
+    assert store.append_actions([NewAction(a, 1, 0, 0, "pass", 1), NewAction(d, 1, 0, 0, "pass", 1)]) == [None, None]
+    results = store.append_actions([NewAction(a, 1, 1, 1, "pass", 0), NewAction(b, 1, 0, 0, "other", 1),
+                                    NewAction(c, 1, 0, 0, "pass", 1), NewAction(d, 1, 5, 1, "pass", 0)])
+    assert results[0] is None and results[2] is None
+    assert isinstance(results[1], VersionConflict) and isinstance(results[3], VersionConflict)
+    assert [x.version for x in store.actions(a, 1)] == [0, 1] and [x.action for x in store.actions(b, 1)] == ["pass"]
+    assert [store.room(r).version for r in (a, b, c, d)] == [2, 1, 1, 1]
+    lone = store.append_actions([NewAction(c, 1, 0, 1, "again", 0)])
+    assert isinstance(lone[0], VersionConflict) and store.room(c).version == 1
+    store.close()
+
+
 def test_actions_arriving_during_a_commit_share_the_next_one(sqlite_db: str) -> None:
     store = Store.open(sqlite_db, durable=False)
     ids = rooms(store, 20)

@@ -20,13 +20,27 @@ from server_support import AsgiSocket, join, make_room, new_app, open_socket, ru
 
 from cardtable.core import Record, load_game
 from cardtable.core.registry import describer, plain_describe_event
-from cardtable.server.protocol import Accepted, ErrorMsg, RoomMsg, RoomOut, SeatOut, StateMsg, Welcome
+from cardtable.server.protocol import (
+    Accepted,
+    ChatLogMsg,
+    ChatMsg,
+    ClockOut,
+    ErrorMsg,
+    RoomMsg,
+    RoomOut,
+    SeatOut,
+    StateMsg,
+    Welcome,
+)
 
 FORBIDDEN_KEYS = {"seed", "rng", "token", "token_hash", "invite", "invite_hash"}
 """Keys no message may hold at any depth."""
 MESSAGE_KEYS = {"welcome": set(Welcome.model_fields), "state": set(StateMsg.model_fields),
                 "accepted": set(Accepted.model_fields), "error": set(ErrorMsg.model_fields),
-                "room": set(RoomMsg.model_fields)}
+                "room": set(RoomMsg.model_fields), "chat": set(ChatMsg.model_fields),
+                "chat_log": set(ChatLogMsg.model_fields)}
+CHAT_TEXT = re.compile(r"^said \d+ <b>by</b> (?:P\d|Spectator)$")
+"""What the players of a social game type: a chat message holds that, and nothing else."""
 ROOM_KEYS = set(RoomOut.model_fields)
 SEAT_KEYS = set(SeatOut.model_fields)
 
@@ -85,9 +99,16 @@ def verify(record: Record, sockets: list[tuple[int | None, AsgiSocket]], secrets
                 assert "position:" not in message["message"]
             elif kind == "accepted":
                 sent[index].append(message["action"])
+            elif kind in ("chat", "chat_log"):
+                for line in message["messages"] if kind == "chat_log" else [message]:
+                    assert set(line) == set(ChatMsg.model_fields) - ({"type"} if kind == "chat_log" else set())
+                    assert CHAT_TEXT.match(line["text"]), line["text"]
+                    assert line["text"].endswith("Spectator" if line["seat"] is None else f"P{line['seat'] + 1}")
             else:
                 assert message["seat"] == seat
                 assert message["events_from"] == cursor, "the log must continue where it left off"
+                if message["clock"] is not None:
+                    assert set(message["clock"]) == set(ClockOut.model_fields)
                 cursor += len(message["events"])
                 states.setdefault(message["version"], []).append((seat, message))
                 names = message["names"]
@@ -145,9 +166,11 @@ async def play_game(app: Any, client: Any, game: str, rng: random.Random) -> int
     return verify(*await play_to_end(app, client, game, rng))
 
 
-async def play_to_end(app: Any, client: Any, game: str, rng: random.Random) -> Played:
+async def play_to_end(app: Any, client: Any, game: str, rng: random.Random, social: bool = False) -> Played:
+    """One random game; ``social``: with a real-time clock and players and a spectator chatting."""
     n, setup = players_for(game, rng)
-    room = (await make_room(client, game, [{"kind": "open"}] * n, setup))["room"]["id"]
+    extra: dict[str, Any] = {"clock": {"kind": "realtime", "base_s": 36_000, "increment_s": 5}} if social else {}
+    room = (await make_room(client, game, [{"kind": "open"}] * n, setup, **extra))["room"]["id"]
     tokens = [(await join(client, room, f"Seat{i}", seat=i))["token"] for i in range(n)]
     sockets: list[tuple[int | None, AsgiSocket]] = []
     last: dict[int | None, dict[str, Any]] = {}
@@ -177,6 +200,12 @@ async def play_to_end(app: Any, client: Any, game: str, rng: random.Random) -> P
         elif roll < 0.08:
             await by_seat[None].send_json({"type": "action", "action": legal[0], "version": version})
             assert (await by_seat[None].receive())["code"] == "spectator"
+        elif social and roll < 0.2:  # somebody says something: every socket is sent it, and only that
+            speaker = rng.choice([*range(n), None])
+            who = "Spectator" if speaker is None else f"P{speaker + 1}"
+            await by_seat[speaker].send_json({"type": "chat", "text": f"said {version} <b>by</b> {who}"})
+            for _seat, ws in sockets:
+                assert (await ws.receive())["type"] == "chat"
         action = legal[rng.randrange(len(legal))]
         await by_seat[mover].send_json({"type": "action", "action": action, "version": version})
         assert (await by_seat[mover].receive())["type"] == "accepted"
@@ -198,18 +227,18 @@ async def play_to_end(app: Any, client: Any, game: str, rng: random.Random) -> P
 GAMES = ("zeta", "oscilloscope", "utahime")
 
 
-def run_games(url: str, jobs: list[tuple[str, str]], at_once: int = 4) -> dict[str, int]:
+def run_games(url: str, jobs: list[tuple[str, str]], at_once: int = 4, social: bool = False) -> dict[str, int]:
     """Play and check the games ``jobs`` names (game, RNG seed), ``at_once`` at a time; states checked per game."""
 
     async def main() -> dict[str, int]:
-        app = new_app(url)
+        app = new_app(url, chat_rate="100000 per 10 seconds") if social else new_app(url)
         counts = dict.fromkeys(GAMES, 0)
         async with running(app) as client:
             queue = iter(jobs)
 
             async def worker() -> None:
                 for game, seed in queue:
-                    checked = await play_game(app, client, game, random.Random(seed))
+                    checked = verify(*await play_to_end(app, client, game, random.Random(seed), social))
                     counts[game] += checked
 
             await asyncio.gather(*(worker() for _ in range(at_once)))
@@ -232,6 +261,14 @@ def run_many(folder: Path, per_game: int, seed: int, processes: int = 1) -> dict
 
 def test_no_message_leaks_in_a_few_games_of_each_game(tmp_path: Path) -> None:
     counts = run_many(tmp_path, 3, seed=11)
+    assert all(n > 0 for n in counts.values()), counts
+
+
+def test_no_message_leaks_with_chat_and_clocks_on(tmp_path: Path) -> None:
+    """Every seat and a spectator chat during real-time games: chat carries only what was typed, and the
+    clock only the server's times."""
+    jobs = [(game, f"social:{game}:{i}") for i in range(2) for game in GAMES]
+    counts = run_games(sqlite_url(tmp_path), jobs, social=True)
     assert all(n > 0 for n in counts.values()), counts
 
 
@@ -273,5 +310,27 @@ def test_the_checker_catches_a_leak(sqlite_db: str) -> None:
         with pytest.raises(AssertionError, match="secret"):
             verify(record, sockets, secrets)
         assert seat0 == 0 and seat1 == 1
+
+    asyncio.run(main())
+
+
+def test_the_checker_catches_a_leak_through_chat(sqlite_db: str) -> None:
+    """A chat message carrying anything but what was typed (a view, an altered text) is caught."""
+
+    async def main() -> None:
+        app = new_app(sqlite_db, chat_rate="100000 per 10 seconds")
+        async with running(app) as client:
+            record, sockets, secrets = await play_to_end(app, client, "zeta", random.Random(3), social=True)
+        assert verify(record, sockets, secrets) > 0
+        ws0 = sockets[0][1]
+        at = next(i for i, t in enumerate(ws0.texts) if json.loads(t)["type"] == "chat")
+        original = ws0.texts[at]
+        said = json.loads(original)
+        state = next(json.loads(t) for t in ws0.texts if json.loads(t)["type"] == "state")
+        for planted in (dict(said, view=state["view"]), dict(said, text=said["text"] + " " + str(state["legal"]))):
+            ws0.texts[at], ws0.received[at] = json.dumps(planted), planted
+            with pytest.raises(AssertionError):
+                verify(record, sockets, secrets)
+        ws0.texts[at], ws0.received[at] = original, json.loads(original)
 
     asyncio.run(main())

@@ -309,7 +309,7 @@ def test_the_guide_shows_only_screenshots_the_tests_take() -> None:
     guide = (Path(__file__).resolve().parents[2] / "docs" / "web.md").read_text(encoding="utf-8")
     names = set(re.findall(r"images/web/([\w-]+)\.png", guide))
     tests = "\n".join(p.read_text(encoding="utf-8") for p in Path(__file__).parent.glob("test_*.py"))
-    taken = set(re.findall(r'"((?:lobby|room|replay|decks|rules)[\w-]*)"', tests))
+    taken = set(re.findall(r'"((?:lobby|room|replay|decks|rules|account|profile|leaderboard|studio)[\w-]*)"', tests))
     taken |= {f"{n}-desktop" for n in taken} | {f"{n}-phone" for n in taken}
     assert names and names <= taken, names - taken
 

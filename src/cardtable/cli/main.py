@@ -29,6 +29,7 @@ LAZY_COMMANDS: dict[str, tuple[str, str]] = {
     "lab": ("cardtable.cli.lab_cmd", "The balance lab: many stored games, seat advantage, card strength, variants."),
     "cards": ("cardtable.cli.cards_cmd", "Card sets: a game's numbers as a file to edit, check and play (--cards)."),
     "train": ("cardtable.cli.train_cmd", "Train the network of the learned agents by self-play (needs the train extra)."),
+    "admin": ("cardtable.cli.admin_cmd", "Operate a server's database: list, disable, enable and rename accounts."),
 }
 """Commands defined in their own modules: name -> (module with ``register(app)``, one-line help)."""
 
@@ -216,8 +217,10 @@ def _parse_viewer(as_seat: str | None, reveal: bool, players: int) -> int | str 
 
 @app.command("replay")
 def replay_cmd(
-    file: Annotated[Path, typer.Argument(help="A record written by cardtable.")],
-    to_end: Annotated[bool, typer.Option("--to-end", help="Print only the result.")] = False,
+    file: Annotated[Path, typer.Argument(help="A record written by cardtable (or a list of records: "
+                                         "JSON or JSON lines, such as a player's downloaded records).")],
+    to_end: Annotated[bool, typer.Option("--to-end", help="Print only the result (of every record in the file).")] = False,
+    number: Annotated[int | None, typer.Option("--game", help="Which record of a file of several (1 = the first).")] = None,
     as_seat: Annotated[str | None, typer.Option("--as", help="Show what this seat saw (P1, P2 ...); "
                                                 "default: the only person's seat, else a spectator's view.")] = None,
     reveal: Annotated[bool, typer.Option("--reveal", help="Show everything: every hand and every secret "
@@ -229,12 +232,21 @@ def replay_cmd(
     those of a seat (--as), of a spectator, or everything revealed (--reveal).
     """
     from cardtable.cli.options import console, fail
-    from cardtable.core import Record, RecordError
+    from cardtable.cli.play.records_file import load_records, pick_record
+    from cardtable.core import RecordError
     from cardtable.table import HUMAN, Table
 
     out = console()
     try:
-        record = Record.load(file)
+        records = load_records(file)
+        if to_end and number is None and len(records) > 1:
+            for i, each in enumerate(records, start=1):
+                done = Table.resume(each)
+                ended = done.state.outcome()
+                out.print(f"{i}. {each.game}: {len(each.actions)} actions replayed; "
+                          + (outcome_line(ended, done.names) if ended is not None else "the game is not finished"))
+            return
+        record = pick_record(records, number, file)
         table = Table.resume(record)
     except RecordError as exc:
         fail(str(exc))

@@ -55,11 +55,11 @@ def print_cards(
     card: Annotated[str, typer.Option(help="Card size WIDTHxHEIGHT in mm (Zeta: within 70x96).")] = "63x88",
     bleed: Annotated[float, typer.Option(help="Bleed around every card in mm (0 to 5).")] = 2.0,
     cards: Annotated[Path | None, typer.Option(
-        help="Zeta: a card-set file: its numbers, with its name and hash on every card.")] = None,
+        help="A card-set file (cardtable cards export): its numbers, with its name and hash on every card.")] = None,
     lang: Annotated[str | None, typer.Option(
-        help="Zeta: ja or en: the card text in that language, nothing under 7 pt.")] = None,
+        help="ja or en: the card text in that language, the designers' words, nothing under 7 pt.")] = None,
     only_changed: Annotated[Path | None, typer.Option(
-        "--only-changed", help="Zeta: an earlier card-set file: print only the cards whose numbers changed.")] = None,
+        "--only-changed", help="An earlier card-set file: print only the cards whose numbers changed.")] = None,
     png: Annotated[Path | None, typer.Option(
         help="Also write one 300 dpi picture per card face and back into this folder.")] = None,
 ) -> None:

@@ -32,6 +32,16 @@ def serve(
     ws_compression: Annotated[bool, typer.Option(
         help="Compress websocket messages (permessage-deflate): less traffic, more CPU per message.")] = False,
     log_level: Annotated[str, typer.Option(help="uvicorn's log level.")] = "info",
+    secure_cookies: Annotated[bool, typer.Option(
+        help="Mark the session cookie Secure on every answer (it is on https requests anyway).")] = False,
+    rp_id: Annotated[str | None, typer.Option(
+        help="The passkeys' relying party id (default: each request's host name).")] = None,
+    trusted_origin: Annotated[list[str] | None, typer.Option(
+        help="Another origin that may send signed-in requests (a proxy's public https://host; repeatable).")] = None,
+    lab_ray: Annotated[str | None, typer.Option(
+        help="Run the studio's studies on this Ray cluster (auto, ray://host:10001); default: local processes.")] = None,
+    studio_workers: Annotated[int, typer.Option(help="Low-priority processes playing the studio's studies.")] = 1,
+    studio_limit: Annotated[int, typer.Option(help="Studies one person may have running at once.")] = 2,
 ) -> None:
     """Serve online rooms: the lobby page at /, the API at /api, and /docs."""
     import uvicorn
@@ -64,13 +74,18 @@ def serve(
                            "CARDTABLE_BOT_WORKERS": str(bot_workers), "CARDTABLE_BOT_EXECUTOR": bot_executor,
                            "CARDTABLE_RAY_ADDRESS": ray_address or "", "CARDTABLE_JOIN_LIMIT": join_limit,
                            "CARDTABLE_INVITE_LIMIT": invite_limit,
-                           "CARDTABLE_GROUP_COMMITS": "1" if group_commits else "0"})
+                           "CARDTABLE_GROUP_COMMITS": "1" if group_commits else "0",
+                           "CARDTABLE_SECURE_COOKIES": "1" if secure_cookies else "0", "CARDTABLE_RP_ID": rp_id or "",
+                           "CARDTABLE_TRUSTED_ORIGINS": ",".join(trusted_origin or [])})
         uvicorn.run("cardtable.web.app:app_from_env", factory=True, host=host, port=port, workers=workers,
                     ws_max_size=WS_MAX_BYTES, ws_per_message_deflate=ws_compression, log_level=log_level)
         return
     app = create_app(ServerSettings(db=url, bot_iterations=bot_iterations, bot_workers=bot_workers,
                                     bot_executor=ExecutorKind(bot_executor), ray_address=ray_address,
-                                    join_rate=join_limit, invite_rate=invite_limit, group_commits=group_commits))
+                                    join_rate=join_limit, invite_rate=invite_limit, group_commits=group_commits,
+                                    secure_cookies=secure_cookies, rp_id=rp_id,
+                                    trusted_origins=tuple(trusted_origin or ()), lab_ray=lab_ray,
+                                    studio_workers=max(1, studio_workers), studio_max_running=max(1, studio_limit)))
     uvicorn.run(app, host=host, port=port, ws_max_size=WS_MAX_BYTES, ws_per_message_deflate=ws_compression,
                 log_level=log_level)
 
@@ -98,10 +113,11 @@ def _main() -> None:  # pragma: no cover - ``python -m cardtable.cli.serve_cmd s
     @cli.command("bench-server")
     def _bench(rooms: int = 20, seconds: float = 10.0, bot: str = "random", bot_rooms: str = "half",
                processes: int = 1, game: str | None = None, group_commits: bool = True,
-               compression: bool = False) -> None:
+               compression: bool = False, study_games: int = 0) -> None:
         """Action latency over loopback (the database: $CARDTABLE_DB_URL, else a temporary SQLite file)."""
         run_bench_server(rooms, seconds, os.environ.get("CARDTABLE_DB_URL") or None, bot=bot, bot_rooms=bot_rooms,
-                         processes=processes, game=game, group_commits=group_commits, compression=compression)
+                         processes=processes, game=game, group_commits=group_commits, compression=compression,
+                         study_games=study_games)
 
     cli()
 

@@ -309,11 +309,13 @@ def set_problems(cs: CardSet) -> list[str]:
             problems.append(f"[rules] {name}: written by the set itself from its numbers; remove it")
     if problems:
         return problems
+    problems += spec.check(cs.values, cs.flags)
+    if problems:  # the game's own checks name the card and the rule; the rules would say it again
+        return problems
     try:
         cs.load_game()
     except ValueError as exc:
         problems.append(f"rule flags: {exc}")
-    problems += spec.check(cs.values, cs.flags)
     return problems
 
 

@@ -9,6 +9,15 @@ the card around and it lies low (OSC-I5, PRINT-I2); every other card looks the s
 >>> job = oscilloscope_job()
 >>> len(job.cards), sorted(job.backs)
 (111, ['pulse', 'reference', 'trigger'])
+
+A legible edition (``--cards``, ``--lang``) prints the set's decks in one language, every text at 7 pt or
+more and the set's stamp on every face and back; ``--only-changed`` keeps the card types whose counts changed:
+
+>>> from cardtable.core.cardset import default_set
+>>> quiet = default_set("oscilloscope").replace({"noise.pulse_deck": 10, "lh.pulse_deck": 25}, name="quiet")
+>>> job = oscilloscope_job(Edition(quiet, "ja", default_set("oscilloscope")))
+>>> len(job.cards), sorted(job.backs)
+(35, ['pulse', 'trigger'])
 >>> level_height(Edge.HIGH, 88.0), level_height(Edge.LOW, 88.0)
 (58.08, 29.92)
 """
@@ -20,13 +29,13 @@ from typing import TYPE_CHECKING
 from reportlab.lib.colors import Color, HexColor
 
 from cardtable.games.oscilloscope.cards import CARD_TYPES, Card, CardType, Edge, Stroke
+from cardtable.games.oscilloscope.cardset import TEXT_EN, TEXT_JA
 
 from .draw import (
     GREY,
     INK,
     PAPER,
     Align,
-    Emblem,
     Face,
     Painter,
     Pattern,
@@ -39,6 +48,8 @@ from .draw import (
     sections,
     tint,
 )
+from .editions import LEAST_PT, Edition, edition_of, size
+from .layout import PrintError
 from .sheets import GamePrinter, PrintCard, PrintJob, PrintOptions, PrintResult, SheetSpec, render
 
 if TYPE_CHECKING:
@@ -229,43 +240,94 @@ def _trigger_mark(c: Canvas, face: Face, x: float, y: float, width: float, heigh
     c.line(x + width * 0.55, hi, x + width, lo)
 
 
-def _back(pattern: Pattern, base: Color, emblem: Emblem, title: str, subtitle: str) -> Painter:
-    return pattern_back(pattern, base, tint(base, 0.45), emblem, title, subtitle)
+DECK_WORDS = {"en": {"pulse": "pulse deck", "trigger": "trigger deck"},
+              "ja": {"pulse": "パルス山札", "trigger": "トリガー山札"}}
 
 
-def oscilloscope_job() -> PrintJob:
-    """All 110 cards, pulse deck first then trigger deck (each on its own sheets), and the reference card."""
+def _legible_front(kind: CardType, deck: str, corner: str, ed: Edition) -> Painter:
+    """A front whose every text is at least 7 pt, in one language, with the set's stamp; the waveform as always."""
+    item = kind.token.lower()
+    text = TEXT_JA[item] if ed.ja else TEXT_EN[item]
+    sub = DECK_WORDS[ed.lang][deck] if ed.ja else f"{kind.english} · {DECK_WORDS['en'][deck]}"
+
+    def paint(c: Canvas, face: Face) -> None:
+        fx, fy, u = face.x, face.y, face.u
+        top = face.height
+        fill_bleed(c, face, PAPER)
+        _graticule(c, face)
+        _waveform(c, face, kind)
+        if kind.stroke is Stroke.WORD:
+            fit_line(c, kind.seed_name, u(4), face.height / 2 - pt(face, 22) * 0.35, face.width - u(8),
+                     pt(face, 26), align=Align.CENTER, colour=_ink(kind))
+        ink = _ink(kind)
+        fit_line(c, kind.seed_name, fx(4), top - fy(8.5), fx(40), size(face, 11), min_size=LEAST_PT, colour=ink)
+        fit_line(c, kind.token, fx(44), top - fy(8.5), fx(15), size(face, 8), min_size=LEAST_PT, align=Align.RIGHT)
+        fit_line(c, sub, fx(4), top - fy(13.2), fx(55), size(face, 7.5), min_size=LEAST_PT, colour=GREY)
+        panel(c, fx(2.5), fy(2.5), face.width - fx(5), fy(24.5), fill=PAPER, stroke=tint(ink, 0.5),
+              line_width=u(0.3), radius=u(1.5))
+        fit_text(c, text, fx(4.5), fy(26.2), fx(54), fy(14), size(face, 7.6), min_size=LEAST_PT)
+        fit_line(c, corner, fx(4.5), fy(8.7), fx(54), size(face, 7), min_size=LEAST_PT, colour=GREY)
+        fit_line(c, ed.stamp, fx(4.5), fy(4.3), fx(54), size(face, 7), min_size=LEAST_PT, align=Align.CENTER)
+
+    return paint
+
+
+def oscilloscope_job(edition: Edition | None = None) -> PrintJob:
+    """All 110 cards, pulse deck first then trigger deck (each on its own sheets), and the reference card.
+
+    With an ``edition`` the decks are the card set's (OSC-I-CT15), the fronts the legible ones, the
+    reference card is left out, and ``--only-changed`` keeps the types whose counts changed in a deck.
+    """
     cards: list[PrintCard] = []
-    for deck, back, size in (("pulse", "pulse", 70), ("trigger", "trigger", 40)):
+    changed = edition.changed_keys() if edition is not None else None
+    sizes = {"pulse": 70, "trigger": 40}
+    for deck in ("pulse", "trigger"):
         index = 0
         for kind in CARD_TYPES:
-            count = kind.pulse_deck if deck == "pulse" else kind.trigger_deck
+            key = f"{kind.token.lower()}.{deck}_deck"
+            count = (edition.value(key) if edition is not None
+                     else kind.pulse_deck if deck == "pulse" else kind.trigger_deck)
             for copy in range(count):
                 index += 1
-                corner = f"{deck} {index}/{size}"
-                cards.append(PrintCard(f"{deck} deck: {kind.seed_name} {copy + 1}/{count}", f"{deck} deck", _front(kind, corner),
-                                       back, names=(kind.seed_name, kind.english), new_sheet=index == 1))
-    cards.append(PrintCard("reference", "reference", _reference_face("Oscilloscope: a set", "one turn, in this order", STEPS),
-                           "reference", names=("Oscilloscope: a set",)))
+                if changed is not None and key not in changed:
+                    continue
+                if edition is None:
+                    front = _front(kind, f"{deck} {index}/{sizes[deck]}")
+                else:
+                    words = DECK_WORDS[edition.lang][deck]
+                    front = _legible_front(kind, deck, f"{words} {index}/{sizes[deck]} · {copy + 1}/{count}", edition)
+                first = not any(p.group == f"{deck} deck" for p in cards)
+                cards.append(PrintCard(f"{deck} deck: {kind.seed_name} {copy + 1}/{count}", f"{deck} deck", front,
+                                       deck, names=(kind.seed_name, kind.english), new_sheet=first))
+    if edition is None:
+        cards.append(PrintCard("reference", "reference",
+                               _reference_face("Oscilloscope: a set", "one turn, in this order", STEPS),
+                               "reference", names=("Oscilloscope: a set",)))
+    if not cards:
+        raise PrintError("no card count of this set differs from the earlier set's: nothing to print")
+    least, stamp = (LEAST_PT, edition.stamp) if edition is not None else (0.0, "")
     backs: dict[str, Painter] = {
-        "pulse": _back(Pattern.WAVES, PULSE_BACK, _square_wave, "PULSE · パルス山札", "Oscilloscope · 70 cards"),
-        "trigger": _back(Pattern.SLOPES, TRIGGER_BACK, _trigger_mark, "TRIGGER · トリガー山札", "Oscilloscope · 40 cards"),
-        "reference": _reference_face("Oscilloscope: solo", "一人用ルール", SOLO),
+        "pulse": pattern_back(Pattern.WAVES, PULSE_BACK, tint(PULSE_BACK, 0.45), _square_wave, "PULSE · パルス山札",
+                              "Oscilloscope · 70 cards", least_pt=least, stamp=stamp),
+        "trigger": pattern_back(Pattern.SLOPES, TRIGGER_BACK, tint(TRIGGER_BACK, 0.45), _trigger_mark,
+                                "TRIGGER · トリガー山札", "Oscilloscope · 40 cards", least_pt=least, stamp=stamp),
     }
+    if edition is None:
+        backs["reference"] = _reference_face("Oscilloscope: solo", "一人用ルール", SOLO)
     return PrintJob(TITLE, tuple(cards), backs)
 
 
-def print_oscilloscope(spec: SheetSpec | None = None) -> PrintResult:
+def print_oscilloscope(spec: SheetSpec | None = None, edition: Edition | None = None) -> PrintResult:
     """Render Oscilloscope's 110 cards and reference card; the PDF is in the result, not yet written."""
-    return render(oscilloscope_job(), spec or SheetSpec())
+    return render(oscilloscope_job(edition), spec or SheetSpec())
 
 
 def print_cards(spec: SheetSpec, options: PrintOptions) -> PrintResult:
-    """``cardtable print oscilloscope``: every card (it takes no options)."""
-    return print_oscilloscope(spec)
+    """``cardtable print oscilloscope``: every card, or a card set's legible edition (``--cards``, ``--lang``)."""
+    return print_oscilloscope(spec, edition_of("oscilloscope", options))
 
 
-PRINTER = GamePrinter(print_cards)
+PRINTER = GamePrinter(print_cards, frozenset({"cards", "lang", "only_changed"}))
 """Oscilloscope's printer (its kit's ``printer``)."""
 
 

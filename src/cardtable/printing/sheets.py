@@ -139,11 +139,11 @@ class PrintOptions:
     options: str | None = None
     """An option set: a shipped set's name or a TOML file (Utahime)."""
     cards: Path | None = None
-    """A card-set file: print its numbers, with its name and hash on every card (Zeta)."""
+    """A card-set file: print its numbers, with its name and hash on every card."""
     lang: str | None = None
-    """``ja`` or ``en``: the card text in that language at 7 pt or more (Zeta); None: the classic bilingual cards."""
+    """``ja`` or ``en``: the card text in that language at 7 pt or more; None: the classic bilingual cards."""
     only_changed: Path | None = None
-    """An earlier card-set file: print only the cards whose numbers differ from it (Zeta)."""
+    """An earlier card-set file: print only the cards whose numbers differ from it."""
 
 
 @dataclass(frozen=True)

@@ -213,6 +213,11 @@ LEAST_PT = 7.0
 
 # Where an effect's number stands in its text, per language: (card, number) -> (English, Japanese) with {n}.
 EFFECT_NUMBERS: dict[tuple[str, str], tuple[str, str]] = {
+    ("blessing_mist", "draw"): ("each draw {n} card{s} from", "カードを{n}枚ずつ引く"),
+    ("do_over", "draw"): ("then draw {n} card{s}.", "破壊し、カードを{n}枚引く"),
+    ("fortune_telling", "draw"): ("Draw {n} cards. Destroy one of those {those}.", "カード{n}枚引く。{which}を破壊する"),
+    ("magic_circle", "draw"): ("adjacent to this card, draw {n} card{s}.", "置いたとき、カードを{n}枚引く"),
+    ("magical_boost", "draw"): ("Draw {n} card{s}.", "カードを{n}枚引く"),
     ("apprentice_hexer", "hand"): ("has {n} or more cards in hand", "手札が{n}枚以上"),
     ("great_magic_circle", "destroy"): ("destroy up to {n} random cards", "ランダムに最大{n}枚破壊"),
     ("awakening_potion", "draw"): ("Draw {n} cards.", "カードを{n}枚引く"),
@@ -256,7 +261,9 @@ class Edition:
                 continue
             key = f"{cid}.{field_}"
             pattern = words[1] if self.lang == "ja" else words[0]
-            old, new = pattern.format(n=default_set("zeta").values[key]), pattern.format(n=self.cards.values[key])
+            was, now = default_set("zeta").values[key], self.cards.values[key]
+            old, new = (pattern.format(n=n, s="" if n == 1 else "s", those="two" if n == 2 else str(n),
+                                       which="どちらか一方" if n == 2 else "そのうち1枚") for n in (was, now))
             if old not in text:
                 raise PrintError(f"{card.id}: the text does not say {old!r}; cannot print {key}")
             text = text.replace(old, new)

@@ -37,6 +37,7 @@ SECRET_MAX = 128
 NO_TOKEN = "this needs the seat token: Authorization: Bearer TOKEN"
 BAD_TOKEN = "this seat token is not valid in this room"
 PRIVATE = "this room is private: it needs its invite code"
+RATED = "this room is rated: sign in to an account to play in it"
 
 bearer = HTTPBearer(auto_error=False, description="A seat token from POST /api/rooms/{room_id}/join.")
 Bearer = Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)]
@@ -116,9 +117,15 @@ def seat_of(store: Store, room_id: str, token: str) -> tuple[RoomInfo, int]:
 
 
 def join_seat(store: Store, room_id: str, seat: int | None, invite: str | None, name: str,
-              token_hash: str) -> tuple[int, RoomInfo]:
-    """Join a seat (a private room's invite code checked first): the seat and the room after it."""
+              token_hash: str, account_id: str | None = None) -> tuple[int, RoomInfo]:
+    """Join a seat as a guest or as the signed-in ``account_id`` (a private room's invite code checked first,
+    then whether a rated room has a guest, ``needs_account``, or an account in a second seat, ``seat_taken``):
+    the seat and the room after it."""
     info = store.room(room_id)
     if info.private and not matches(info.invite_hash, invite):
         raise Refusal(ErrorCode.NO_ACCESS, PRIVATE, status=403)
-    return store.join(room_id, seat, name, token_hash)
+    if info.rated and account_id is None:
+        raise Refusal(ErrorCode.NEEDS_ACCOUNT, RATED, status=403)
+    if info.rated and any(s.account_id == account_id for s in info.seats):
+        raise Refusal(ErrorCode.SEAT_TAKEN, "this account holds a seat of this rated room already", status=409)
+    return store.join(room_id, seat, name, token_hash, account_id=account_id)

@@ -22,6 +22,7 @@ from cardtable.core.errors import ErrorCode
 
 from . import errors
 from .api import ROUTERS, add_routes
+from .auth import SessionGuard
 from .errors import Refusal, error_response
 from .services import ServerSettings, Services
 
@@ -105,6 +106,7 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
                               "Play is over the websocket /api/rooms/{room_id}/ws (messages: /api/protocol).")
     app.state.services = services
     app.add_middleware(BodyLimit, limit=settings.max_body_bytes)
+    app.add_middleware(SessionGuard, services=services)  # the CSRF rule of every state-changing route
     errors.install(app)
 
     @app.middleware("http")

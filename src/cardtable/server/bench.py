@@ -296,8 +296,9 @@ class ServeProcess:
     def __enter__(self) -> ServeProcess:
         import httpx
 
+        wrap = os.environ.get("CARDTABLE_BENCH_WRAP", "").split()  # a profiler's command line, e.g. py-spy record ... --
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "cardtable.cli.serve_cmd", "serve", "--host", "127.0.0.1", "--port", str(self.port),
+            [*wrap, sys.executable, "-m", "cardtable.cli.serve_cmd", "serve", "--host", "127.0.0.1", "--port", str(self.port),
              "--bot-workers", str(self.bot_workers), "--bot-executor", self.bot_executor,
              "--join-limit", "1000000/minute", "--log-level", "warning", *self.flags],
             env={**os.environ, "CARDTABLE_DB_URL": self.db}, stdout=subprocess.DEVNULL, stderr=None)
@@ -327,7 +328,7 @@ class ServeProcess:
 def bench_server(rooms: int = 20, seconds: float = 10.0, db: str | None = None, seed: int = 1, *,
                  bot: str = "random", bot_rooms: BotRooms | str = BotRooms.HALF, processes: int = 1,
                  in_process: bool = False, bot_workers: int = 2, game: str | None = None, group_commits: bool = True,
-                 compression: bool = False) -> dict[str, Any]:
+                 compression: bool = False, study_games: int = 0) -> dict[str, Any]:
     """Play ``rooms`` rooms at once over loopback for ``seconds``; latency quantiles in ms and throughput.
 
     The server runs as ``processes`` ``cardtable serve`` processes (several need a PostgreSQL ``db``), the
@@ -347,8 +348,12 @@ def bench_server(rooms: int = 20, seconds: float = 10.0, db: str | None = None, 
             servers = [stack.enter_context(ServeProcess(url, bot_workers=bot_workers, group_commits=group_commits,
                                                         compression=compression)) for _ in range(processes)]
         bases = [(s.url, s.ws_url) for s in servers]
+        if study_games:  # a studio study of that many heuristic Zeta games plays on the server meanwhile
+            _start_study(bases[0][0], study_games)
         cpu = [s.cpu_seconds() for s in servers if isinstance(s, ServeProcess)]
         result = asyncio.run(_bench(bases, rooms, seconds, seed, bot, chosen, games))
+        if study_games:
+            result["study"] = _stop_study(bases[0][0])
         if cpu:
             used = sum(s.cpu_seconds() for s in servers if isinstance(s, ServeProcess)) - sum(cpu)
             result["server_cpu_ms_per_action"] = 1000 * used / max(1, result["actions"])
@@ -359,12 +364,41 @@ def bench_server(rooms: int = 20, seconds: float = 10.0, db: str | None = None, 
     return result
 
 
+def _start_study(base: str, games: int) -> None:
+    """Launch a studio study on the server and wait until its first games are stored (its workers are busy)."""
+    import time
+
+    import httpx
+
+    body = {"kind": "single", "game": "zeta", "agents": ["heuristic"], "games": games, "seed": 1}
+    made = httpx.post(f"{base}/api/studio/studies", json=body, timeout=60).json()
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        if httpx.get(f"{base}/api/studio/studies/{made['id']}", timeout=30).json()["progress"]["done"] > 0:
+            return
+        time.sleep(0.5)
+
+
+def _stop_study(base: str) -> str:
+    """Cancel the server's studies; how far they got, as ``done/planned``."""
+    import httpx
+
+    out = []
+    for study in httpx.get(f"{base}/api/studio/studies", timeout=30).json()["studies"]:
+        httpx.post(f"{base}/api/studio/studies/{study['id']}/cancel", timeout=60)
+        found = httpx.get(f"{base}/api/studio/studies/{study['id']}", timeout=30).json()["study"]
+        out.append(f"{found['done']}/{found['planned']}")
+    return ", ".join(out)
+
+
 def format_result(result: dict[str, Any]) -> Any:
     """The benchmark's figures as a rich table."""
     from rich.table import Table as RichTable
 
     table = RichTable(title=f"server: {result['rooms']} rooms over loopback, {result.get('processes', 1)} process(es), "
-                            f"{result['database']}, bots: {result.get('bots', '')}", title_justify="left")
+                            f"{result['database']}, bots: {result.get('bots', '')}"
+                            + (f", a studio study meanwhile (games done: {result['study']})" if result.get("study") else ""),
+                      title_justify="left")
     columns = ["actions", "games", "actions/s", "p50 ms", "p90 ms", "p99 ms", "max ms"]
     row = [str(result["actions"]), str(result["games"]), f"{result['actions_per_s']:,.0f}", f"{result['p50_ms']:.1f}",
            f"{result['p90_ms']:.1f}", f"{result['p99_ms']:.1f}", f"{result['max_ms']:.1f}"]

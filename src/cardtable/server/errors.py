@@ -128,8 +128,12 @@ def install(app: FastAPI) -> None:
     async def _http_error(request: Request, exc: StarletteHTTPException) -> Response:
         headers = dict(exc.headers or {})
         if exc.status_code == 405:  # name every method of the path (Starlette names only one route's)
-            allowed = sorted({m for route in app.router.routes if isinstance(route, Route)
-                              and route.matches(request.scope)[0] is not Match.NONE for m in route.methods or ()})
+            matching = [route for route in app.router.routes if isinstance(route, Route)
+                        and route.matches(request.scope)[0] is not Match.NONE]
+            exact = [route for route in matching if "{" not in route.path]
+            # a path spelled out (``/cardsets/check``) is its own resource: a pattern it also fits
+            # (``/cardsets/{set_id}``) answers it only with "no such item", so it is not one of its methods
+            allowed = sorted({m for route in (exact or matching) for m in route.methods or ()})
             headers["Allow"] = ", ".join(allowed)
         code = HTTP_CODES.get(exc.status_code, ErrorCode.HTTP_ERROR)
         return error_response(Refusal(code, str(exc.detail), status=exc.status_code), headers=headers)

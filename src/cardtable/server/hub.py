@@ -20,8 +20,11 @@ from the store.
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
+from collections.abc import Callable
 from dataclasses import replace
+from datetime import datetime
 from typing import Any
 
 from pydantic import BaseModel
@@ -39,14 +42,30 @@ from cardtable.store import (
     StoredAction,
     StoreError,
     VersionConflict,
+    social,
 )
-from cardtable.table import Hint, Table, TableError, UndoPolicy
+from cardtable.store.models import utcnow
+from cardtable.store.social import ChatLine, ClockState
+from cardtable.store.social_models import ClockKind
+from cardtable.table import EndKind, Hint, Table, TableError, UndoPolicy
 
 from .bots import BotFailed, BotPhase, BotRunner, BotStatus
 from .commits import Committer
 from .errors import Refusal
-from .protocol import Accepted, BotMsg, CloseCode, ErrorMsg, RoomMsg, StateMsg, Welcome
-from .rooms import build_table, reseat, room_out
+from .protocol import (
+    Accepted,
+    BotMsg,
+    ChatLineOut,
+    ChatLogMsg,
+    ChatMsg,
+    ClockOut,
+    CloseCode,
+    ErrorMsg,
+    RoomMsg,
+    StateMsg,
+    Welcome,
+)
+from .rooms import build_table, control_characters, reseat, room_out
 
 log = logging.getLogger(__name__)
 
@@ -54,9 +73,19 @@ log = logging.getLogger(__name__)
 class Connection:
     """One socket: its seat (None: a spectator), its token's hash, how much of the log it has, its outbox."""
 
-    def __init__(self, seat: int | None, token_hash: str | None, *, queue_limit: int = 256) -> None:
+    def __init__(self, seat: int | None, token_hash: str | None, *, queue_limit: int = 256,
+                 account_id: str | None = None, name: str = "", address: str = "unknown") -> None:
         self.seat = seat
         self.token_hash = token_hash
+        self.account_id = account_id
+        """The signed-in account of the socket (None: a guest)."""
+        self.name = name
+        """The account's name (a spectator's chat label)."""
+        self.address = address
+        self.silenced: set[str] = set()
+        """Accounts whose chat this socket is not sent (muted, blocked or blocking)."""
+        self.seen_at = 0.0
+        """When this socket last recorded its account's presence (loop time)."""
         self.cursor = 0
         """How many events of the seat's log this socket has been sent."""
         self.game_no = 0
@@ -95,6 +124,8 @@ class LiveRoom:
         """The version of the last state this room's sockets were sent (each later version gets its own)."""
         self.bot_status: BotStatus | None = None
         """Where the bot's move stands while it waits or thinks (told to every socket, and to new ones)."""
+        self.clock: ClockState | None = None
+        """The game's clock as stored (None: the room has no clock)."""
 
     def tell_bot(self, status: BotStatus | None) -> None:
         """Tell every socket where the bot's move stands (only when that changed)."""
@@ -146,6 +177,12 @@ class Hub:
         self._listener: Listener | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
         self.stopping = False
+        self.now: Callable[[], datetime] = utcnow
+        """The clock the rooms' clocks read (tests put a fake one here)."""
+        self.clock_interval = 1.0
+        """How often (seconds) this process looks for deadlines that have passed (0: never by itself)."""
+        self.chat_limit: Callable[[str], bool] = lambda _who: True
+        """Counts a chat message of a sender (an account, seat or address); False past the rate limit."""
 
     # -- life ---------------------------------------------------------------------------------------
     async def start(self) -> None:
@@ -156,6 +193,8 @@ class Hub:
             await asyncio.to_thread(self._listener.ready.wait, 10.0)
         for room_id in await asyncio.to_thread(self.store.rooms_to_resume):
             self._spawn(self.wake(room_id))
+        if self.clock_interval > 0:
+            self._spawn(self._clock_loop())
 
     async def stop(self) -> None:
         """Stop the bots and the listener, and close every socket."""
@@ -210,20 +249,27 @@ class Hub:
 
     async def _load(self, room_id: str) -> LiveRoom:
         info, table = await asyncio.to_thread(self._read, room_id)
-        return LiveRoom(info, table)
+        live = LiveRoom(info, table)
+        await self._sync_clock(live)
+        return live
+
+    def _end_of(self, info: RoomInfo) -> dict[str, Any] | None:
+        """The recorded end (no action) of a finished game, if it ended so."""
+        return social.game_end(self.store, info.id, info.game_no) if info.finished else None
 
     def _read(self, room_id: str) -> tuple[RoomInfo, Table]:
         info = self.store.room(room_id)
-        return info, build_table(info, self.store.actions(room_id, info.game_no))
+        return info, build_table(info, self.store.actions(room_id, info.game_no), self._end_of(info))
 
     def _read_from(self, room_id: str, game_no: int, shown: int) -> tuple[RoomInfo, Table, list[StoredAction]]:
         """The room, its table at version ``shown`` (when it is the same game and the store has that many
         actions; else at its newest) and the stored actions after the table's version, in order."""
         info = self.store.room(room_id)
         actions = self.store.actions(room_id, info.game_no)
-        if info.game_no == game_no and len(actions) >= shown:
-            return info, build_table(info, actions[:shown]), actions[shown:]
-        return info, build_table(info, actions), []
+        end = self._end_of(info)
+        if info.game_no == game_no and len(actions) >= shown and (end is None or len(actions) == shown):
+            return info, build_table(info, actions[:shown], end), actions[shown:]
+        return info, build_table(info, actions, end), []
 
     def _maybe_evict(self, live: LiveRoom) -> None:
         if not live.conns and not (live.bot_task is not None and not live.bot_task.done()) and not live.lock.locked():
@@ -238,16 +284,27 @@ class Hub:
             if info is None:
                 info = await asyncio.to_thread(self.store.room, room_id)
             seat = info.to_move
-            if not (info.started and not info.finished and seat is not None
-                    and info.seats[seat].status is SeatStatus.BOT):
+            if info.social.clock is not ClockKind.NONE and info.started and not info.finished:
+                live = await self.live(room_id)  # loading it starts (and stores) the clock of the seat to move
+                async with live.lock:
+                    if not live.evicted:
+                        await self._sync_clock(live)
+            elif not (info.started and not info.finished and seat is not None
+                      and info.seats[seat].status is SeatStatus.BOT):
                 return
-            live = await self.live(room_id)
+            else:
+                live = await self.live(room_id)
         self._kick(live)
         self._maybe_evict(live)
 
     # -- sockets ------------------------------------------------------------------------------------
     async def attach(self, room_id: str, conn: Connection, since: int) -> LiveRoom:
-        """Add a socket to its room and send it the welcome and its state (log from event ``since``)."""
+        """Add a socket to its room and send it the welcome, its state (log from event ``since``) and the
+        room's recent chat (if it has any)."""
+        if conn.account_id is not None:
+            conn.silenced = await asyncio.to_thread(social.silenced, self.store, conn.account_id)
+            await asyncio.to_thread(social.touch, self.store, conn.account_id, room_id)
+        chat = await asyncio.to_thread(social.recent_chat, self.store, room_id)
         while True:
             live = await self.live(room_id)
             async with live.lock:
@@ -260,6 +317,10 @@ class Hub:
                 conn.cursor = since if 0 <= since <= live.table.event_count else 0
                 conn.push(Welcome(seat=conn.seat, room=room_out(live.info)))
                 conn.push(self._state(live, conn))
+                lines = [chat_out(line) for line in chat
+                         if line.account_id is None or line.account_id not in conn.silenced]
+                if lines:
+                    conn.push(ChatLogMsg(messages=lines))
                 if live.bot_status is not None:
                     conn.push(bot_message(live.bot_status))
             self._kick(live)
@@ -269,6 +330,26 @@ class Hub:
         """Remove a socket from its room (the room is dropped when nothing needs it)."""
         live.conns.discard(conn)
         self._maybe_evict(live)
+        if conn.account_id is not None:
+            try:
+                await asyncio.to_thread(social.touch, self.store, conn.account_id, None)
+            except Exception:
+                log.warning("recording presence failed", exc_info=True)
+
+    async def seen(self, conn: Connection) -> None:
+        """Record a socket's account as present (at most every 30 seconds: on its pings)."""
+        loop = asyncio.get_running_loop()
+        if conn.account_id is None or loop.time() - conn.seen_at < 30:
+            return
+        conn.seen_at = loop.time()
+        await asyncio.to_thread(social.touch, self.store, conn.account_id, None, keep_room=True)
+
+    def resilence(self, account_id: str, silenced: set[str]) -> None:
+        """An account's mutes or blocks changed: its sockets in this process stop (or start) receiving chat."""
+        for live in list(self.rooms.values()):
+            for conn in live.conns:
+                if conn.account_id == account_id:
+                    conn.silenced = set(silenced)
 
     async def resync(self, live: LiveRoom, conn: Connection, since: int) -> None:
         """Send a socket its state again, with its log from event ``since``."""
@@ -302,7 +383,28 @@ class Hub:
             type="state", game_no=live.info.game_no, version=table.version, seat=seat, started=live.info.started,
             to_move=cache["to_move"], view=cache["view", seat], events_from=start, events=events, log=words,
             legal=table.legal(seat) if live.info.started and seat == cache["to_move"] else [],
-            names=cache["names"], outcome=cache["outcome"])
+            names=cache["names"], outcome=cache["outcome"], clock=self._clock_out(live, cache))
+
+    def _clock_out(self, live: LiveRoom, cache: dict[Any, Any]) -> ClockOut | None:
+        """The clock in the server's time (built once per broadcast)."""
+        if "clock" in cache:
+            return cache["clock"]  # type: ignore[no-any-return]
+        cfg, clock = live.info.social, live.clock
+        out = None
+        if cfg.clock is not ClockKind.NONE:
+            now = self.now()
+            running = clock is not None and clock.version == live.table.version and not live.table.is_over
+            seat = clock.seat if running and clock is not None else None
+            remaining = list(clock.remaining_ms) if clock is not None else []
+            if cfg.clock is ClockKind.REALTIME and len(remaining) != len(live.info.seats):
+                remaining = [cfg.base_s * 1000] * len(live.info.seats)
+            deadline = clock.deadline_at if seat is not None and clock is not None else None
+            if cfg.clock is ClockKind.REALTIME and seat is not None and deadline is not None:
+                remaining[seat] = max(0, int((deadline - now).total_seconds() * 1000))
+            out = ClockOut(kind=cfg.clock, seat=seat, remaining_ms=remaining, deadline_at=deadline, now=now,
+                           increment_s=cfg.increment_s, move_s=cfg.move_s)
+        cache["clock"] = out
+        return out
 
     def _broadcast(self, live: LiveRoom, room_changed: bool = False) -> None:
         """Send every socket its state (and the room, if it changed). Each distinct message is built and
@@ -353,7 +455,7 @@ class Hub:
                 raise Refusal(ErrorCode.INVALID_ACTION, "this action could not be read") from None
             record = outcome = None
             if table.is_over:
-                record, outcome = table.record().to_json(), table.outcome()
+                record, outcome = await self._final_record(live)
             try:
                 item = NewAction(live.id, info.game_no, version, seat, str(act), table.current_seat, record, outcome)
                 if self.committer is not None:
@@ -371,7 +473,189 @@ class Hub:
             live.info = _moved(info, table)
             if conn is not None:
                 conn.push(Accepted(version=table.version, action=str(act), ref=ref))
+            await self._sync_clock(live, mover=seat)
             self._broadcast(live)
+
+    async def _final_record(self, live: LiveRoom) -> tuple[dict[str, Any], dict[str, Any] | None]:
+        """The finished game's record (its chat in ``meta.chat``) and outcome; the lock is held."""
+        table = live.table
+        record = table.record().to_json()
+        try:
+            lines = await asyncio.to_thread(social.game_chat, self.store, live.id, live.info.game_no)
+        except Exception:
+            log.warning("reading the chat of room %s failed; the record goes without it", live.id, exc_info=True)
+            lines = []
+        if lines:
+            record["meta"]["chat"] = [chat_out(line).model_dump(mode="json") for line in lines]
+        return record, table.outcome()
+
+    # -- clocks -------------------------------------------------------------------------------------
+    def _runner(self, live: LiveRoom) -> int | None:
+        """The person seat whose time runs now (None: a bot's or an open seat's turn, not started, or over)."""
+        info, table = live.info, live.table
+        seat = table.current_seat
+        if not info.started or table.is_over or seat is None or info.seats[seat].status is not SeatStatus.TAKEN:
+            return None
+        return seat
+
+    async def _sync_clock(self, live: LiveRoom, mover: int | None = None) -> None:
+        """Bring the room's clock to its table (the lock is held, or the room is loading): after ``mover``'s
+        action the time it used is taken and its increment added; after a seat change or a game start the
+        person to move gets their time; the new deadline is stored for every process to enforce."""
+        cfg = live.info.social
+        if cfg.clock is ClockKind.NONE:
+            return
+        table = live.table
+        try:
+            stored = await asyncio.to_thread(social.clock_state, self.store, live.id, live.info.game_no)
+            runs = self._runner(live)
+            if mover is None and stored is not None and stored.version == table.version and stored.seat == runs:
+                live.clock = stored
+                return
+            if mover is None and stored is not None and stored.version > table.version:
+                live.clock = stored  # another process is ahead; its state arrives as a notification
+                return
+            clock = social.next_clock(cfg, stored, game_no=live.info.game_no, version=table.version,
+                                      players=len(live.info.seats), mover=mover, runs=runs, now=self.now())
+            await asyncio.to_thread(social.save_clock, self.store, live.id, clock)
+            live.clock = clock
+        except Exception:
+            log.exception("the clock of room %s could not be stored", live.id)
+
+    async def _clock_loop(self) -> None:
+        """Enforce passed deadlines every ``clock_interval`` seconds."""
+        while not self.stopping:
+            await asyncio.sleep(self.clock_interval)
+            try:
+                await self.enforce_clocks()
+            except Exception:
+                log.exception("enforcing clocks failed")
+
+    async def enforce_clocks(self) -> int:
+        """Apply every passed deadline (of any process's rooms: the deadlines are in the store): in a rated room
+        the seat loses (a recorded ``timeout`` end); elsewhere the room's leave policy applies (a bot takes
+        the seat, or it reopens). How many were applied here."""
+        done = 0
+        for item in await asyncio.to_thread(social.due, self.store, self.now()):
+            try:
+                if await self._time_out(item):
+                    done += 1
+            except Exception:
+                log.exception("timing out seat %s of room %s failed", item.seat, item.room_id)
+        return done
+
+    async def _time_out(self, due: social.Due) -> bool:
+        info = await asyncio.to_thread(self.store.room, due.room_id)
+        if (info.game_no != due.game_no or info.version != due.version or info.finished
+                or info.seats[due.seat].status is not SeatStatus.TAKEN):
+            return False
+        if not info.rated:
+            holder = (await asyncio.to_thread(self.store.token_hashes, due.room_id)).get(due.seat)
+            if holder is None:
+                return False
+            try:
+                _seat, after = await asyncio.to_thread(self.store.leave, due.room_id, holder)
+            except StoreError:
+                return False  # the person left, or another process timed them out, first
+            await self.refresh(due.room_id, after)
+            return True
+        while True:
+            live = await self.live(due.room_id)
+            async with live.lock:
+                if live.evicted:
+                    continue
+                table = live.table
+                if (live.info.game_no != due.game_no or table.version != due.version or table.is_over
+                        or table.current_seat != due.seat):
+                    return False
+                outcome = table.end(EndKind.TIMEOUT, due.seat)
+                end = table.ended
+                assert end is not None
+                record, _ = await self._final_record(live)
+                item = NewAction(live.id, due.game_no, due.version, due.seat, "", None, record, outcome)
+                try:
+                    await asyncio.to_thread(self.store.end_game, item,
+                                            functools.partial(_keep_end, room_id=live.id, game_no=due.game_no, end=end))
+                except Exception as exc:
+                    if not isinstance(exc, VersionConflict):
+                        log.exception("storing the timeout of room %s failed", live.id)
+                    await self._reload(live)
+                    return False
+                live.info = _moved(live.info, table)
+                live.clock = None
+                self._broadcast(live)
+            self._maybe_evict(live)
+            return True
+
+    async def resign(self, live: LiveRoom, conn: Connection, game_no: int | None = None) -> None:
+        """End the game because this socket's seat resigns: every other seat wins, stored like any finish (a
+        rated game is rated). Refusal ``spectator``, ``game_over``, ``not_started`` or ``stale_version``."""
+        seat = conn.seat
+        if seat is None:
+            raise Refusal(ErrorCode.SPECTATOR, "spectators cannot resign", status=403)
+        while True:
+            async with live.lock:
+                if live.evicted:
+                    live = await self.live(live.id)
+                    continue
+                table, info = live.table, live.info
+                if game_no is not None and game_no != info.game_no:
+                    raise Refusal(ErrorCode.STALE_VERSION, "the room has moved on to another game", status=409)
+                if table.is_over:
+                    raise Refusal(ErrorCode.GAME_OVER, "the game is over", status=409)
+                if not info.started:
+                    raise Refusal(ErrorCode.NOT_STARTED, "the game starts when every seat is filled", status=409)
+                version = table.version
+                outcome = table.end(EndKind.RESIGN, seat)
+                end = table.ended
+                assert end is not None
+                record, _ = await self._final_record(live)
+                item = NewAction(live.id, info.game_no, version, seat, "", None, record, outcome)
+                try:
+                    await asyncio.to_thread(self.store.end_game, item,
+                                            functools.partial(_keep_end, room_id=live.id, game_no=info.game_no, end=end))
+                except VersionConflict:
+                    await self._reload(live)
+                    raise Refusal(ErrorCode.STALE_VERSION, "another action was accepted first; look again",
+                                  status=409) from None
+                except Exception:
+                    log.exception("storing the resignation in room %s failed", live.id)
+                    await self._reload(live)
+                    raise Refusal(ErrorCode.STORAGE_ERROR, "the resignation could not be stored; try again",
+                                  status=503) from None
+                live.info = _moved(live.info, table)
+                live.clock = None
+                self._broadcast(live)
+            self._maybe_evict(live)
+            return
+
+    # -- chat ---------------------------------------------------------------------------------------
+    async def chat(self, live: LiveRoom, conn: Connection, text: str) -> None:
+        """Say ``text`` in the room from this socket: stored, then sent to every socket that has not silenced the
+        sender. Refusal ``bad_chat`` (control characters, only spaces), ``chat_off`` (a spectator while the
+        owner switched spectator chat off), ``rate_limited``."""
+        bad = control_characters(text)
+        if bad:
+            raise Refusal(ErrorCode.BAD_CHAT, f"a chat message must not hold control characters ({', '.join(bad[:3])})")
+        if not text.strip():
+            raise Refusal(ErrorCode.BAD_CHAT, "a chat message needs some text")
+        if conn.seat is None and not live.info.social.spectator_chat:
+            raise Refusal(ErrorCode.CHAT_OFF, "the room's owner has switched spectator chat off", status=403)
+        who = (f"account:{conn.account_id}" if conn.account_id else
+               f"seat:{conn.token_hash}" if conn.token_hash else f"address:{conn.address}")
+        if not self.chat_limit(who):
+            raise Refusal(ErrorCode.RATE_LIMITED, "too many chat messages; wait a few seconds", status=429)
+        if conn.seat is not None:
+            label, name = live.table.names[conn.seat], live.info.seats[conn.seat].name
+        else:
+            name = conn.name or "spectator"
+            label = f"Spectator {conn.name}" if conn.name else "Spectator"
+        line = await asyncio.to_thread(social.add_chat, self.store, live.id, live.info.game_no, conn.seat, label, name,
+                                       conn.account_id, text)
+        message = ChatMsg(**chat_out(line).model_dump()).model_dump_json()
+        for other in list(live.conns):
+            if line.account_id is None or line.account_id not in other.silenced:
+                other.push(message)
 
     async def _reload(self, live: LiveRoom) -> None:
         """Rebuild a room's table from the store (the lock is held); drop the room if even that fails.
@@ -391,6 +675,7 @@ class Hub:
             return
         changed = info.seats != live.info.seats or info.game_no != live.info.game_no
         live.info, live.table = info, table
+        await self._sync_clock(live)
         if changed:
             await self._revoke(live)
         if changed or not later:
@@ -427,7 +712,8 @@ class Hub:
                 log.exception("refreshing room %s failed", room_id)
                 return
             table = live.table
-            if info.game_no != live.info.game_no:
+            if info.game_no != live.info.game_no or (info.finished and not table.is_over
+                                                     and info.version == table.version):
                 await self._reload(live)
             elif info.version < table.version:
                 pass  # a read older than an action this process has committed since (versions only grow in a game)
@@ -449,10 +735,25 @@ class Hub:
                     await self._reload(live)
                     return
                 live.info = info
-                if not seats_changed and live.shown != table.version:
+                before = live.clock
+                await self._sync_clock(live)
+                if (not seats_changed and live.shown != table.version) or live.clock != before:
                     self._broadcast(live)
         self._kick(live)
         self._maybe_evict(live)
+
+    async def resettle(self, room_id: str, info: RoomInfo) -> None:
+        """The room's settings changed here (spectator chat): its sockets get the room again."""
+        live = self.rooms.get(room_id)
+        if live is None:
+            return
+        async with live.lock:
+            if not live.evicted:
+                live.info = replace(info, version=live.table.version, to_move=live.table.current_seat,
+                                    finished=live.table.is_over)
+                message = RoomMsg(room=room_out(live.info)).model_dump_json()
+                for conn in list(live.conns):
+                    conn.push(message)
 
     async def _revoke(self, live: LiveRoom) -> None:
         """Close the sockets whose seat token was revoked (their person left, here or elsewhere)."""
@@ -566,6 +867,16 @@ class Hub:
     def _refresh_all(self) -> None:
         for room_id in list(self.rooms):
             self._spawn(self.refresh(room_id))
+
+
+def _keep_end(conn: Any, *, room_id: str, game_no: int, end: dict[str, Any]) -> None:
+    social.record_end(conn, room_id, game_no, end)
+
+
+def chat_out(line: ChatLine) -> ChatLineOut:
+    """A stored chat message as clients see it (only what its sender typed, and who they are)."""
+    return ChatLineOut(id=line.id, seat=line.seat, label=line.label, name=line.name, account=line.account_id,
+                       text=line.text, at=line.created_at)
 
 
 def bot_message(status: BotStatus) -> BotMsg:

@@ -20,6 +20,7 @@ from pydantic import BaseModel, ConfigDict, Field, Strict, TypeAdapter
 
 from cardtable.store import LeavePolicy, SeatStatus
 from cardtable.store.models import RoomStatus
+from cardtable.store.social_models import CHAT_LIMIT, ClockKind
 from cardtable.table import NAME_LIMIT
 
 SPEC_MAX = 200
@@ -55,6 +56,25 @@ class SeatIn(_Strict):
     spec: str | None = Field(None, max_length=SPEC_MAX, description="The agent spec of a bot seat (default: normal).")
 
 
+class ClockIn(_Strict):
+    """A room's clock: real-time (``base_s`` per seat, plus ``increment_s`` after each of its moves) or turn-based
+    (``move_s`` per move: hours or days)."""
+
+    kind: Annotated[ClockKind, Strict(False)] = Field(description="realtime or turn (none: no clock).")
+    base_s: int = Field(0, ge=0, le=36_000, description="Real-time: each seat's time at the start, in seconds.")
+    increment_s: int = Field(0, ge=0, le=600, description="Real-time: seconds added after each of the seat's moves.")
+    move_s: int = Field(0, ge=0, le=30 * 86_400, description="Turn-based: seconds per move (3600 = an hour).")
+
+
+class ClockSettingsOut(BaseModel):
+    """A room's clock settings."""
+
+    kind: ClockKind
+    base_s: int
+    increment_s: int
+    move_s: int
+
+
 class CreateRoom(_Strict):
     """A new room: the game, its rule flags and setup, the seats, privacy and what a left seat becomes."""
 
@@ -67,10 +87,14 @@ class CreateRoom(_Strict):
     seats: list[SeatIn] | None = Field(None, min_length=1, max_length=MAX_SEATS,
                                        description="One entry per seat (default: every seat open).")
     private: bool = Field(False, description="A private room is not listed and needs its invite code.")
+    rated: bool = Field(False, description="Its games change the players' ratings: every seat is a person "
+                                           "signed in to an account (a rated room has no bot seats).")
     on_leave: Annotated[LeavePolicy, Strict(False)] = Field(LeavePolicy.REOPEN, description="What a seat becomes when its person leaves.")
     leave_bot: str = Field("normal", max_length=SPEC_MAX, description="The agent that takes a left seat over.")
     title: str = Field("", max_length=NAME_INPUT_MAX,
                        description="At most 64 characters; no control characters (refused with bad_title).")
+    clock: ClockIn | None = Field(None, description="A clock per seat or a deadline per move (null: none).")
+    spectator_chat: bool = Field(True, description="Spectators may chat (the owner may switch it later).")
 
 
 class JoinIn(_Strict):
@@ -90,6 +114,8 @@ class SittingOut(BaseModel):
     spec: str
     from_version: int = Field(description="The game's version when they sat down; they made the seat's moves "
                                           "from there until the next one sat down.")
+    account: str | None = Field(None, description="The id of their account (its profile: GET /api/players/{id}); "
+                                                  "null for a guest or a bot.")
 
 
 class SeatOut(BaseModel):
@@ -100,6 +126,8 @@ class SeatOut(BaseModel):
     name: str
     status: SeatStatus
     spec: str = Field(description="human, or the agent spec of a bot seat.")
+    account: str | None = Field(None, description="The account id of the person holding the seat (null: a guest, "
+                                                  "a bot or nobody).")
     history: list[SittingOut] = Field(default_factory=list,
                                       description="Everybody who sat in this seat in the current game, in order.")
 
@@ -113,6 +141,7 @@ class RoomOut(BaseModel):
     rules: dict[str, Any]
     setup: dict[str, Any]
     private: bool
+    rated: bool = False
     on_leave: LeavePolicy
     leave_bot: str
     status: RoomStatus
@@ -122,6 +151,10 @@ class RoomOut(BaseModel):
     seats: list[SeatOut]
     created_at: datetime
     updated_at: datetime
+    clock: ClockSettingsOut | None = Field(None, description="The room's clock (null: none).")
+    spectator_chat: bool = Field(True, description="Whether spectators may chat.")
+    owner: str | None = Field(None, description="The account that made the room (null: a guest did; then whoever "
+                                                "holds the first seat is its owner).")
 
 
 class RoomList(BaseModel):
@@ -284,8 +317,25 @@ class PingMsg(_Strict):
     type: Literal["ping"]
 
 
-ClientMessage: TypeAdapter[Hello | ActionMsg | SyncMsg | PingMsg] = TypeAdapter(
-    Annotated[Hello | ActionMsg | SyncMsg | PingMsg, Field(discriminator="type")])
+class ChatIn(_Strict):
+    """Say something at the table: plain text, 1 to 500 characters, no control characters (``bad_chat``)."""
+
+    type: Literal["chat"]
+    text: str = Field(min_length=1, max_length=CHAT_LIMIT)
+    ref: str | int | None = Field(None, description="Any short value, echoed in an error.")
+
+
+class ResignMsg(_Strict):
+    """Resign the game from this socket's seat: every other seat wins at once (a rated game rates it so)."""
+
+    type: Literal["resign"]
+    game_no: int | None = Field(None, ge=1, description="The game resigned (refused stale_version if the room has "
+                                                        "moved on to another); default: the current one.")
+    ref: str | int | None = Field(None, description="Any short value, echoed in an error.")
+
+
+ClientMessage: TypeAdapter[Hello | ActionMsg | SyncMsg | PingMsg | ChatIn | ResignMsg] = TypeAdapter(
+    Annotated[Hello | ActionMsg | SyncMsg | PingMsg | ChatIn | ResignMsg, Field(discriminator="type")])
 """Any message a client sends."""
 
 
@@ -296,6 +346,19 @@ class Welcome(BaseModel):
     type: Literal["welcome"] = "welcome"
     seat: int | None
     room: RoomOut
+
+
+class ClockOut(BaseModel):
+    """Where the game's clock stands, in the server's time: count down from these, not from the client's clock."""
+
+    kind: ClockKind
+    seat: int | None = Field(description="The seat whose time runs now (null: nobody's: a bot's or an open "
+                                         "seat's turn, or the game is over).")
+    remaining_ms: list[int] = Field(description="Real-time: each seat's time left at ``now`` (empty: turn-based).")
+    deadline_at: datetime | None = Field(description="When the running seat's time runs out (UTC).")
+    now: datetime = Field(description="The server's time when this was sent (UTC).")
+    increment_s: int
+    move_s: int
 
 
 class StateMsg(BaseModel):
@@ -314,6 +377,7 @@ class StateMsg(BaseModel):
     legal: list[str] = Field(description="The seat's legal actions (empty unless it decides now and the game has started).")
     names: list[str]
     outcome: dict[str, Any] | None
+    clock: ClockOut | None = Field(None, description="The clock in the server's time (null: the room has none).")
 
 
 class Accepted(BaseModel):
@@ -360,8 +424,35 @@ class Pong(BaseModel):
     type: Literal["pong"] = "pong"
 
 
-ServerMessage: TypeAdapter[Welcome | StateMsg | Accepted | ErrorMsg | RoomMsg | BotMsg | Pong] = TypeAdapter(
-    Annotated[Welcome | StateMsg | Accepted | ErrorMsg | RoomMsg | BotMsg | Pong, Field(discriminator="type")])
+class ChatLineOut(BaseModel):
+    """One chat message: what a person typed (show it as text, never HTML) and who: seat label, name, account."""
+
+    id: int = Field(description="Report it with POST /api/rooms/{room_id}/chat/{id}/report.")
+    seat: int | None = Field(description="The sender's seat (null: a spectator).")
+    label: str = Field(description="The sender's seat label (P1 Alice), or Spectator Bob.")
+    name: str
+    account: str | None
+    text: str
+    at: datetime
+
+
+class ChatMsg(ChatLineOut):
+    """Somebody said something in the room (muted and blocked senders are not sent)."""
+
+    type: Literal["chat"] = "chat"
+
+
+class ChatLogMsg(BaseModel):
+    """The room's recent chat (up to 50 messages, oldest first), sent after the first state of a socket."""
+
+    type: Literal["chat_log"] = "chat_log"
+    messages: list[ChatLineOut]
+
+
+ServerMessage: TypeAdapter[Welcome | StateMsg | Accepted | ErrorMsg | RoomMsg | BotMsg | Pong | ChatMsg
+                           | ChatLogMsg] = TypeAdapter(
+    Annotated[Welcome | StateMsg | Accepted | ErrorMsg | RoomMsg | BotMsg | Pong | ChatMsg | ChatLogMsg,
+              Field(discriminator="type")])
 """Any message the server sends."""
 
 

@@ -26,10 +26,11 @@ from cardtable.core.errors import ErrorCode
 from cardtable.core.rng import fresh_seed
 from cardtable.store import GameSummary, LeavePolicy, RoomInfo, SeatStatus, StoredAction
 from cardtable.store.models import RoomStatus
+from cardtable.store.social_models import ClockKind, RoomSocial
 from cardtable.table import HUMAN, Seat, Table, UndoPolicy, check_name
 
 from .errors import Refusal
-from .protocol import CreateRoom, GameOut, RoomOut, SeatKindIn, SeatOut, SittingOut
+from .protocol import ClockSettingsOut, CreateRoom, GameOut, RoomOut, SeatKindIn, SeatOut, SittingOut
 
 OPEN_NAME = "(open)"
 """The name an open seat goes by at the table (so its label reads ``P2 (open)``)."""
@@ -50,6 +51,8 @@ class RoomPlan:
     seed: int
     to_move: int | None
     leave_bot: str
+    social: RoomSocial = RoomSocial()
+    """Its chat and clock settings (the owner is set where the creator is known)."""
 
     @property
     def num_players(self) -> int:
@@ -140,6 +143,8 @@ def plan_room(body: CreateRoom) -> RoomPlan:
             seats.append((SeatStatus.OPEN, HUMAN))
         else:
             seats.append((SeatStatus.BOT, check_bot(seat.spec or "normal", body.game, rules)))
+    if body.rated and any(status is SeatStatus.BOT for status, _spec in seats):
+        raise Refusal(ErrorCode.BAD_SEATS, "a rated room has no bot seats: every seat is a person signed in to an account")
     leave_bot = check_bot(body.leave_bot, body.game, rules) if body.on_leave is LeavePolicy.BOT else body.leave_bot.strip()
     if any(not ch.isprintable() for ch in leave_bot):
         raise Refusal(ErrorCode.BAD_AGENT, "an agent spec must not hold control characters")
@@ -149,7 +154,26 @@ def plan_room(body: CreateRoom) -> RoomPlan:
     except Exception as exc:
         raise Refusal(ErrorCode.BAD_SETUP, str(exc) or type(exc).__name__) from None
     return RoomPlan(body.game, check_title(body.title), rules, game.rules.rules_version, state.setup, seats, seed,
-                    state.current_player, leave_bot)
+                    state.current_player, leave_bot, plan_social(body))
+
+
+def plan_social(body: CreateRoom, owner: str | None = None) -> RoomSocial:
+    """A new room's chat and clock settings (Refusal ``bad_clock`` for a clock without time).
+
+    >>> from cardtable.server.protocol import ClockIn
+    >>> plan_social(CreateRoom(game="zeta", clock=ClockIn(kind=ClockKind.TURN, move_s=86400))).move_s
+    86400
+    """
+    clock = body.clock
+    if clock is None or clock.kind is ClockKind.NONE:
+        return RoomSocial(owner, body.spectator_chat)
+    if clock.kind is ClockKind.REALTIME and clock.base_s < 1:
+        raise Refusal(ErrorCode.BAD_CLOCK, "a real-time clock needs a base time (base_s) of at least 1 second")
+    if clock.kind is ClockKind.TURN and clock.move_s < 60:
+        raise Refusal(ErrorCode.BAD_CLOCK, "a turn-based room needs at least 60 seconds per move (move_s)")
+    realtime = clock.kind is ClockKind.REALTIME
+    return RoomSocial(owner, body.spectator_chat, clock.kind, clock.base_s if realtime else 0,
+                      clock.increment_s if realtime else 0, 0 if realtime else clock.move_s)
 
 
 def first_player(info: RoomInfo, seed: int) -> int | None:
@@ -163,14 +187,15 @@ def table_seats(info: RoomInfo) -> list[Seat]:
                  OPEN_NAME if s.status is SeatStatus.OPEN else s.name) for s in info.seats]
 
 
-def build_table(info: RoomInfo, actions: list[StoredAction]) -> Table:
-    """The table of a stored room's current game, its actions replayed (Refusal ``cannot_resume`` if they do not)."""
+def build_table(info: RoomInfo, actions: list[StoredAction], end: dict[str, Any] | None = None) -> Table:
+    """The table of a stored room's current game, its actions replayed (Refusal ``cannot_resume`` if they do not);
+    ``end``: the game's recorded end that is no action (a timeout), applied when it is at the last version."""
     if [a.version for a in actions] != list(range(len(actions))):
         raise Refusal(ErrorCode.CANNOT_RESUME, "the stored actions of this room are not contiguous", status=409)
     record = Record(game=info.game, rules_version=info.rules_version, rules=dict(info.rules), seed=info.seed,
                     setup=dict(info.setup), actions=[a.action for a in actions],
                     players=[s.spec if s.status is SeatStatus.BOT else HUMAN for s in info.seats],
-                    meta=record_meta(info))
+                    meta={**record_meta(info), **({"end": end} if end is not None else {})})
     try:
         return Table.resume(record, table_seats(info), undo=UndoPolicy.NEVER)
     except ValueError as exc:
@@ -182,7 +207,10 @@ def seat_history(info: RoomInfo) -> list[list[dict[str, Any]]]:
     history: list[list[dict[str, Any]]] = [[] for _ in info.seats]
     for s in info.sittings:
         if 0 <= s.seat < len(history):
-            history[s.seat].append({"name": s.name, "spec": s.spec, "from_version": s.from_version})
+            entry: dict[str, Any] = {"name": s.name, "spec": s.spec, "from_version": s.from_version}
+            if s.account_id is not None:
+                entry["account"] = s.account_id
+            history[s.seat].append(entry)
     return history
 
 
@@ -210,12 +238,23 @@ def room_out(info: RoomInfo) -> RoomOut:
     history = seat_history(info)
     return RoomOut(
         id=info.id, game=info.game, title=info.title, rules=info.rules, setup=info.setup, private=info.private,
+        rated=info.rated,
         on_leave=info.on_leave, leave_bot=info.leave_bot, status=status_of(info), game_no=info.game_no,
         version=info.version, to_move=info.to_move,
         seats=[SeatOut(seat=s.seat, label=seats[s.seat].label(humans), name=s.name, status=s.status, spec=s.spec,
+                       account=s.account_id,
                        history=[SittingOut(**h) for h in history[s.seat]])
                for s in info.seats],
-        created_at=info.created_at, updated_at=info.updated_at)
+        created_at=info.created_at, updated_at=info.updated_at, clock=clock_settings(info.social),
+        spectator_chat=info.social.spectator_chat, owner=info.social.owner_account)
+
+
+def clock_settings(social: RoomSocial) -> ClockSettingsOut | None:
+    """A room's clock settings as clients see them (None: no clock)."""
+    if social.clock is ClockKind.NONE:
+        return None
+    return ClockSettingsOut(kind=social.clock, base_s=social.base_s, increment_s=social.increment_s,
+                            move_s=social.move_s)
 
 
 def game_out(room_id: str, game: GameSummary) -> GameOut:

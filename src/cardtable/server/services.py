@@ -11,11 +11,14 @@ from pathlib import Path
 from starlette.requests import HTTPConnection
 
 from cardtable.core.errors import ErrorCode
-from cardtable.store import DEFAULT_URL, Store
+from cardtable.store import DEFAULT_URL, Store, ratings
 
 from .bots import MAX_ITERATIONS, BotRunner, ExecutorKind, warm_up
+from .credentials import ARGON2_MEMORY_KIB, ARGON2_TIME_COST, PER_ADDRESS, PER_NAME, LoginLimits, Passwords
 from .errors import Refusal
 from .hub import Hub
+from .social import DEFAULT_CHAT_RATE, chat_limiter
+from .studio import Studio
 from .throttle import DEFAULT_INVITES, DEFAULT_JOINS, Throttle
 
 DB_URL_ENV = "CARDTABLE_DB_URL"
@@ -97,13 +100,37 @@ class ServerSettings:
     """How many joins one client address may attempt (a ``limits`` rate: ``60/minute``)."""
     invite_rate: str = DEFAULT_INVITES
     """How many wrong invite codes one client address may send (``10/minute``)."""
+    secure_cookies: bool = False
+    """Mark the session cookie Secure on every answer (it is anyway on requests that came over https)."""
+    rp_id: str | None = None
+    """The WebAuthn relying party id of passkeys (None: the host name of each request)."""
+    trusted_origins: tuple[str, ...] = ()
+    """Origins other than the server's own (its ``Host``) that may send state-changing requests with a session
+    (a front proxy's public origin, ``https://cards.example``)."""
+    login_name_rate: str = PER_NAME
+    """Failed sign-ins allowed per account name (``10/minute``)."""
+    login_address_rate: str = PER_ADDRESS
+    """Failed sign-ins allowed per client address (``30/minute``)."""
+    argon2_memory_kib: int = ARGON2_MEMORY_KIB
+    """argon2id memory per password hash, in KiB (tests lower it to run fast)."""
+    argon2_time_cost: int = ARGON2_TIME_COST
+    """argon2id passes per password hash."""
+    studio_workers: int = 1
+    """Low-priority processes playing the studio's studies (apart from the bots'), or CPUs asked of Ray."""
+    studio_max_running: int = 2
+    """How many studies one person (an account, or a guest's address) may have queued or running at once."""
+    lab_ray: str | None = None
+    """A Ray cluster's address for the studio's studies (None: local worker processes)."""
+    chat_rate: str = DEFAULT_CHAT_RATE
+    """How many chat messages one sender may send (a ``limits`` rate; past it: ``rate_limited``)."""
 
     @classmethod
     def from_env(cls) -> ServerSettings:
         """Settings of a uvicorn worker process, from the environment ``cardtable serve --workers N`` sets:
         the database (``CARDTABLE_DB_URL`` or ``CARDTABLE_DB_URL_FILE``), ``CARDTABLE_BOT_ITERATIONS``,
         ``CARDTABLE_BOT_WORKERS``, ``CARDTABLE_BOT_EXECUTOR``, ``CARDTABLE_RAY_ADDRESS``,
-        ``CARDTABLE_JOIN_LIMIT`` and ``CARDTABLE_INVITE_LIMIT``."""
+        ``CARDTABLE_JOIN_LIMIT``, ``CARDTABLE_INVITE_LIMIT``, ``CARDTABLE_SECURE_COOKIES`` (``1``),
+        ``CARDTABLE_RP_ID`` and ``CARDTABLE_TRUSTED_ORIGINS`` (comma-separated)."""
         return cls(db=database_url(),
                    bot_iterations=int(os.environ.get("CARDTABLE_BOT_ITERATIONS", str(MAX_ITERATIONS))),
                    bot_workers=int(os.environ.get("CARDTABLE_BOT_WORKERS", "2")),
@@ -111,7 +138,11 @@ class ServerSettings:
                    ray_address=os.environ.get("CARDTABLE_RAY_ADDRESS") or None,
                    join_rate=os.environ.get("CARDTABLE_JOIN_LIMIT", DEFAULT_JOINS),
                    invite_rate=os.environ.get("CARDTABLE_INVITE_LIMIT", DEFAULT_INVITES),
-                   group_commits=os.environ.get("CARDTABLE_GROUP_COMMITS", "1") != "0")
+                   group_commits=os.environ.get("CARDTABLE_GROUP_COMMITS", "1") != "0",
+                   secure_cookies=os.environ.get("CARDTABLE_SECURE_COOKIES", "0") == "1",
+                   rp_id=os.environ.get("CARDTABLE_RP_ID") or None,
+                   trusted_origins=tuple(o.strip() for o in os.environ.get("CARDTABLE_TRUSTED_ORIGINS", "").split(",")
+                                         if o.strip()))
 
 
 class Services:
@@ -124,6 +155,9 @@ class Services:
         self.bots = BotRunner(max_iterations=settings.bot_iterations, workers=settings.bot_workers,
                               kind=settings.bot_executor, ray_address=settings.ray_address)
         self.throttle = Throttle(joins=settings.join_rate, invites=settings.invite_rate)
+        self.passwords = Passwords(memory_kib=settings.argon2_memory_kib, time_cost=settings.argon2_time_cost)
+        self.logins = LoginLimits(per_name=settings.login_name_rate, per_address=settings.login_address_rate)
+        self.studio: Studio | None = None
 
     async def start(self) -> None:
         """Load the games' registry, open the store (applying migrations) and start the hub."""
@@ -131,12 +165,19 @@ class Services:
         await asyncio.to_thread(warm_up)  # the registry loads once, before worker threads use it
         await asyncio.to_thread(self.bots.start)
         self.store = await asyncio.to_thread(Store.open, settings.db, durable=settings.durable, origin=settings.origin)
+        self.store.on_finish(ratings.on_finish)  # a rated room's finished game updates its players' ratings
         self.hub = Hub(self.store, self.bots, queue_limit=settings.queue_limit,
                        max_connections=settings.max_connections_per_room, group_commits=settings.group_commits)
+        self.hub.chat_limit = chat_limiter(settings.chat_rate)
         await self.hub.start()
+        self.studio = Studio(self.store, settings.db, workers=settings.studio_workers,
+                             max_running=settings.studio_max_running, ray_address=settings.lab_ray)
+        await self.studio.start()  # studies a stopped server left running resume
 
     async def stop(self) -> None:
-        """Stop the hub, the bots and the store."""
+        """Stop the studio, the hub, the bots and the store."""
+        if self.studio is not None:
+            await self.studio.stop()
         if self.hub is not None:
             await self.hub.stop()
         await asyncio.to_thread(self.bots.close)

@@ -1,5 +1,6 @@
 """The tables of the server's database: rooms, their seats, the games played in them, every accepted
-action (append-only), the finished records, and a generic pair for the lab's runs.
+action (append-only), the finished records, players' accounts (sessions, passkeys, ratings), and a
+generic pair for the lab's runs.
 
 The schema is created and changed only by the Alembic migrations in ``cardtable/store/migrations``
 (applied when a store opens); these classes describe the same schema for queries, and a test proves
@@ -17,10 +18,12 @@ from sqlalchemy import (
     BigInteger,
     Boolean,
     DateTime,
+    Float,
     ForeignKey,
     ForeignKeyConstraint,
     Index,
     Integer,
+    LargeBinary,
     MetaData,
     String,
     Text,
@@ -125,6 +128,8 @@ class RoomRow(Base):
     """The agent spec that takes a left seat over (with ``on_leave=bot``)."""
     game_no: Mapped[int] = mapped_column(Integer, default=1)
     """The number of the room's current game (1, then 2 after a rematch, ...)."""
+    rated: Mapped[bool] = mapped_column(Boolean, default=False)
+    """Its games between signed-in players change their ratings (every seat needs an account)."""
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
@@ -145,6 +150,8 @@ class SeatRow(Base):
     name: Mapped[str] = mapped_column(String(NAME_LENGTH), default="")
     token_hash: Mapped[str | None] = mapped_column(String(HASH_LENGTH), nullable=True, unique=True)
     """SHA-256 of the seat token (NULL unless a person holds the seat; cleared when they leave)."""
+    account_id: Mapped[str | None] = mapped_column(String(ID_LENGTH), ForeignKey("accounts.id"), nullable=True)
+    """The account of the person holding the seat (NULL: a guest, a bot or nobody)."""
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
 
@@ -166,9 +173,12 @@ class SittingRow(Base):
     """The game's version when they sat down (they made the seat's moves from there on, until the next row)."""
     spec: Mapped[str] = mapped_column(String(SPEC_LENGTH))
     name: Mapped[str] = mapped_column(String(NAME_LENGTH), default="")
+    account_id: Mapped[str | None] = mapped_column(String(ID_LENGTH), ForeignKey("accounts.id"), nullable=True)
+    """The account of the person who sat down (NULL: a guest or a bot); a player's history reads these."""
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
-    __table_args__ = (Index("ix_sittings_room_game", "room_id", "game_no"),)
+    __table_args__ = (Index("ix_sittings_room_game", "room_id", "game_no"),
+                      Index("ix_sittings_account", "account_id"))
 
 
 class GameRow(Base):
@@ -226,6 +236,135 @@ class RecordRow(Base):
     __table_args__ = (
         ForeignKeyConstraint(["room_id", "game_no"], ["games.room_id", "games.game_no"], ondelete="CASCADE",
                              name="fk_records_game"),
+    )
+
+
+class AccountStatus(Enum):
+    """Whether an account may sign in."""
+
+    ACTIVE = "active"
+    """It signs in and plays."""
+    DISABLED = "disabled"
+    """An operator disabled it (``cardtable admin disable``): it cannot sign in; its sessions are gone."""
+    DELETED = "deleted"
+    """Its player deleted it: its name, password, sessions and passkeys are gone; its games stay."""
+
+
+class AccountRow(Base):
+    """A player's account: a display name, maybe a password hash (argon2id), and whether it is active.
+
+    An account is never removed: a deleted one keeps its id (its games and ratings point at it) and
+    is shown as "deleted player"."""
+
+    __tablename__ = "accounts"
+
+    id: Mapped[str] = mapped_column(String(ID_LENGTH), primary_key=True)
+    name: Mapped[str] = mapped_column(String(NAME_LENGTH))
+    """The display name as typed (shown as text, never HTML)."""
+    name_key: Mapped[str | None] = mapped_column(String(NAME_LENGTH), unique=True, nullable=True)
+    """The name folded for comparison (NFKC, casefolded): two accounts never share it (NULL once deleted)."""
+    password_hash: Mapped[str | None] = mapped_column(String(255), nullable=True)
+    """The argon2id hash of the password (NULL: passkeys only); the password itself is never stored."""
+    status: Mapped[AccountStatus] = mapped_column(_enum(AccountStatus, "account_status"), default=AccountStatus.ACTIVE)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class SessionRow(Base):
+    """A signed-in browser: the hash of its cookie's secret, its CSRF token, and when it expires."""
+
+    __tablename__ = "sessions"
+
+    token_hash: Mapped[str] = mapped_column(String(HASH_LENGTH), primary_key=True)
+    """SHA-256 of the session cookie's value (the value itself is never stored)."""
+    account_id: Mapped[str] = mapped_column(String(ID_LENGTH), ForeignKey("accounts.id", ondelete="CASCADE"))
+    csrf: Mapped[str] = mapped_column(String(HASH_LENGTH))
+    """The token every state-changing request of this session sends in ``X-CSRF-Token``."""
+    user_agent: Mapped[str] = mapped_column(String(SPEC_LENGTH), default="")
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    last_seen: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    expires_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+    __table_args__ = (Index("ix_sessions_account", "account_id"),)
+
+
+class PasskeyRow(Base):
+    """A WebAuthn credential (passkey) of an account: its id, public key and signature counter."""
+
+    __tablename__ = "passkeys"
+
+    id: Mapped[str] = mapped_column(String(512), primary_key=True)
+    """The credential id, base64url."""
+    account_id: Mapped[str] = mapped_column(String(ID_LENGTH), ForeignKey("accounts.id", ondelete="CASCADE"))
+    public_key: Mapped[bytes] = mapped_column(LargeBinary)
+    """The COSE public key."""
+    sign_count: Mapped[int] = mapped_column(BigInteger, default=0)
+    transports: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    """``{"transports": [...]}`` as the authenticator reported them."""
+    label: Mapped[str] = mapped_column(String(NAME_LENGTH), default="")
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    last_used: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+
+    __table_args__ = (Index("ix_passkeys_account", "account_id"),)
+
+
+class ChallengeRow(Base):
+    """A WebAuthn challenge waiting for its answer (any server process may receive it); used once."""
+
+    __tablename__ = "webauthn_challenges"
+
+    id: Mapped[str] = mapped_column(String(ID_LENGTH), primary_key=True)
+    challenge: Mapped[str] = mapped_column(String(HASH_LENGTH * 2))
+    """The challenge, base64url."""
+    purpose: Mapped[str] = mapped_column(String(16))
+    """``register`` or ``signin``."""
+    account_id: Mapped[str | None] = mapped_column(String(ID_LENGTH), nullable=True)
+    """The account a passkey is added to (NULL: a sign-up or a sign-in)."""
+    name: Mapped[str] = mapped_column(String(NAME_LENGTH), default="")
+    """The display name of a passkey sign-up."""
+    expires_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class RatingRow(Base):
+    """A player's rating for one game at one player count (openskill's mu and sigma) and games rated."""
+
+    __tablename__ = "ratings"
+
+    account_id: Mapped[str] = mapped_column(String(ID_LENGTH), ForeignKey("accounts.id"), primary_key=True)
+    game: Mapped[str] = mapped_column(String(32), primary_key=True)
+    players: Mapped[int] = mapped_column(Integer, primary_key=True)
+    mu: Mapped[float] = mapped_column(Float)
+    sigma: Mapped[float] = mapped_column(Float)
+    games: Mapped[int] = mapped_column(Integer, default=0)
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+    __table_args__ = (Index("ix_ratings_board", "game", "players"),)
+
+
+class RatingChangeRow(Base):
+    """What one rated game did to one player's rating (before and after): its history, applied once."""
+
+    __tablename__ = "rating_changes"
+
+    id: Mapped[int] = mapped_column(BigInteger().with_variant(Integer, "sqlite"), primary_key=True,
+                                    autoincrement=True)
+    room_id: Mapped[str] = mapped_column(String(ID_LENGTH))
+    game_no: Mapped[int] = mapped_column(Integer)
+    account_id: Mapped[str] = mapped_column(String(ID_LENGTH), ForeignKey("accounts.id"))
+    game: Mapped[str] = mapped_column(String(32))
+    players: Mapped[int] = mapped_column(Integer)
+    seat: Mapped[int] = mapped_column(Integer)
+    mu_before: Mapped[float] = mapped_column(Float)
+    sigma_before: Mapped[float] = mapped_column(Float)
+    mu_after: Mapped[float] = mapped_column(Float)
+    sigma_after: Mapped[float] = mapped_column(Float)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+    __table_args__ = (
+        UniqueConstraint("room_id", "game_no", "account_id", name="uq_rating_changes_game_account"),
+        ForeignKeyConstraint(["room_id", "game_no"], ["games.room_id", "games.game_no"], ondelete="CASCADE",
+                             name="fk_rating_changes_game"),
+        Index("ix_rating_changes_account", "account_id", "game", "players"),
     )
 
 

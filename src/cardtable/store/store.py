@@ -23,6 +23,7 @@ the same transaction, so other processes learn of it once it is committed (:meth
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import secrets
@@ -55,6 +56,7 @@ from .models import (
     SittingRow,
     utcnow,
 )
+from .social_models import ClockKind, RoomSocial, RoomSocialRow
 
 log = logging.getLogger(__name__)
 
@@ -76,10 +78,11 @@ _ADVANCE_GAME = (update(GameRow)
 _TOUCH_ROOM = update(RoomRow).where(RoomRow.id == bindparam("r")).values(updated_at=bindparam("now"))
 _ROOM_AND_GAME = select(
     RoomRow.id, RoomRow.game, RoomRow.title, RoomRow.rules, RoomRow.rules_version, RoomRow.setup, RoomRow.private,
-    RoomRow.invite_hash, RoomRow.on_leave, RoomRow.leave_bot, RoomRow.game_no, RoomRow.created_at, RoomRow.updated_at,
+    RoomRow.invite_hash, RoomRow.on_leave, RoomRow.leave_bot, RoomRow.game_no, RoomRow.rated, RoomRow.created_at,
+    RoomRow.updated_at,
     GameRow.seed, GameRow.version, GameRow.to_move, GameRow.started_at, GameRow.finished_at,
 ).join(GameRow, (GameRow.room_id == RoomRow.id) & (GameRow.game_no == RoomRow.game_no))
-_SEATS = select(SeatRow.room_id, SeatRow.seat, SeatRow.status, SeatRow.spec, SeatRow.name)
+_SEATS = select(SeatRow.room_id, SeatRow.seat, SeatRow.status, SeatRow.spec, SeatRow.name, SeatRow.account_id)
 """The statements of the hot paths (an accepted action, reading a room), built once."""
 
 
@@ -137,12 +140,14 @@ class GameFinished(StoreError):
 
 @dataclass(frozen=True)
 class SeatInfo:
-    """One seat as stored: its status, its spec (``human`` or an agent spec) and a person's name."""
+    """One seat as stored: its status, its spec (``human`` or an agent spec), a person's name and account."""
 
     seat: int
     status: SeatStatus
     spec: str
     name: str
+    account_id: str | None = None
+    """The account of the person holding it (None: a guest, a bot or nobody)."""
 
 
 @dataclass(frozen=True)
@@ -153,6 +158,8 @@ class Sitting:
     from_version: int
     spec: str
     name: str
+    account_id: str | None = None
+    """The account of the person who sat down (None: a guest or a bot)."""
 
 
 @dataclass(frozen=True)
@@ -180,6 +187,10 @@ class RoomInfo:
     seats: tuple[SeatInfo, ...]
     sittings: tuple[Sitting, ...] = ()
     """Everybody who sat in a seat during the current game, in the order they sat down."""
+    rated: bool = False
+    """Its games between signed-in players change their ratings."""
+    social: RoomSocial = RoomSocial()
+    """Its owner account, spectator chat and clock (``cardtable.store.social``)."""
 
     @property
     def open_seats(self) -> list[int]:
@@ -209,6 +220,10 @@ class NewAction:
     to_move: int | None
     record: Mapping[str, Any] | None = None
     outcome: Mapping[str, Any] | None = None
+
+
+FinishHook = Callable[[Connection, NewAction], None]
+"""What runs in the transaction that stores a game's last action (:meth:`Store.on_finish`)."""
 
 
 @dataclass(frozen=True)
@@ -251,6 +266,7 @@ class Store:
         self.origin = origin or secrets.token_hex(8)
         """This process's name in the notifications it sends (so it can ignore its own)."""
         self._sqlite_writer = threading.Lock() if engine.dialect.name == "sqlite" else None
+        self._finish_hooks: list[FinishHook] = []
 
     # -- opening ------------------------------------------------------------------------------------
     @classmethod
@@ -288,6 +304,17 @@ class Store:
         """Close every pooled connection."""
         self.engine.dispose()
 
+    def transaction(self) -> contextlib.AbstractContextManager[Connection]:
+        """One write transaction (committed when the block ends): what other parts of the server (accounts,
+        ratings) write with, queued like the store's own writes."""
+        return self._write()
+
+    def on_finish(self, hook: FinishHook) -> None:
+        """Run ``hook(conn, item)`` inside the transaction that stores a game's last action and its record,
+        once per finished game: what it writes commits with the record or not at all. A hook that raises
+        is logged and its writes are rolled back (a savepoint); the action is stored all the same."""
+        self._finish_hooks.append(hook)
+
     @contextmanager
     def _write(self) -> Iterator[Connection]:
         """A write transaction. SQLite has one writer at a time: this process's writers queue on a lock
@@ -307,8 +334,9 @@ class Store:
     def create_room(self, *, game: str, title: str, rules: Mapping[str, Any], rules_version: int,
                     setup: Mapping[str, Any], private: bool, invite_hash: str | None, on_leave: LeavePolicy,
                     leave_bot: str, seats: Sequence[tuple[SeatStatus, str]], seed: int,
-                    to_move: int | None) -> RoomInfo:
-        """A new room with its seats and its first game; its id is a fresh random string."""
+                    to_move: int | None, rated: bool = False, social: RoomSocial | None = None) -> RoomInfo:
+        """A new room with its seats and its first game (and its owner, chat and clock settings); its id is a
+        fresh random string."""
         _cut(title, TITLE_LENGTH)
         _cut(leave_bot, SPEC_LENGTH)
         for _, spec in seats:
@@ -322,7 +350,7 @@ class Store:
                     conn.execute(insert(RoomRow).values(
                         id=room_id, game=game, title=title, rules=dict(rules), rules_version=rules_version,
                         setup=dict(setup), private=private, invite_hash=invite_hash, on_leave=on_leave,
-                        leave_bot=leave_bot, game_no=1, created_at=now, updated_at=now))
+                        leave_bot=leave_bot, game_no=1, rated=rated, created_at=now, updated_at=now))
                     conn.execute(insert(SeatRow), [
                         {"room_id": room_id, "seat": i, "status": status, "spec": spec, "name": "",
                          "token_hash": None, "updated_at": now} for i, (status, spec) in enumerate(seats)])
@@ -333,6 +361,11 @@ class Store:
                              "created_at": now} for i, (status, spec) in enumerate(seats) if status is SeatStatus.BOT]
                     if bots:
                         conn.execute(insert(SittingRow), bots)
+                    if social is not None:
+                        conn.execute(insert(RoomSocialRow).values(
+                            room_id=room_id, owner_account=social.owner_account, spectator_chat=social.spectator_chat,
+                            clock=social.clock.value, base_s=social.base_s, increment_s=social.increment_s,
+                            move_s=social.move_s))
                     self._publish(conn, room_id, "room", 1, 0)
             except IntegrityError:  # pragma: no cover - a 72-bit id collision
                 continue
@@ -366,14 +399,17 @@ class Store:
         rows = conn.execute(_ROOM_AND_GAME.where(RoomRow.id.in_(ids))).all()
         seats: dict[str, list[SeatInfo]] = {}
         for s in conn.execute(_SEATS.where(SeatRow.room_id.in_(ids)).order_by(SeatRow.room_id, SeatRow.seat)):
-            seats.setdefault(s.room_id, []).append(SeatInfo(s.seat, s.status, s.spec, s.name))
+            seats.setdefault(s.room_id, []).append(SeatInfo(s.seat, s.status, s.spec, s.name, s.account_id))
         games = {r.id: r.game_no for r in rows}
         sat: dict[str, list[Sitting]] = {}
         for t in conn.execute(select(SittingRow.room_id, SittingRow.game_no, SittingRow.seat, SittingRow.from_version,
-                                     SittingRow.spec, SittingRow.name)
+                                     SittingRow.spec, SittingRow.name, SittingRow.account_id)
                               .where(SittingRow.room_id.in_(ids)).order_by(SittingRow.id)):
             if games.get(t.room_id) == t.game_no:
-                sat.setdefault(t.room_id, []).append(Sitting(t.seat, t.from_version, t.spec, t.name))
+                sat.setdefault(t.room_id, []).append(Sitting(t.seat, t.from_version, t.spec, t.name, t.account_id))
+        social = {r.room_id: RoomSocial(r.owner_account, bool(r.spectator_chat), ClockKind(r.clock), r.base_s,
+                                        r.increment_s, r.move_s)
+                  for r in conn.execute(select(RoomSocialRow).where(RoomSocialRow.room_id.in_(ids)))}
         by_id: dict[str, RoomInfo] = {}
         for r in rows:
             by_id[r.id] = RoomInfo(
@@ -382,12 +418,14 @@ class Store:
                 leave_bot=r.leave_bot, game_no=r.game_no, seed=r.seed, version=r.version, to_move=r.to_move,
                 started=r.started_at is not None, finished=r.finished_at is not None,
                 created_at=_aware(r.created_at), updated_at=_aware(r.updated_at), seats=tuple(seats.get(r.id, [])),
-                sittings=tuple(sat.get(r.id, [])))
+                sittings=tuple(sat.get(r.id, [])), rated=bool(r.rated), social=social.get(r.id, RoomSocial()))
         return [by_id[i] for i in ids if i in by_id]
 
     # -- seats --------------------------------------------------------------------------------------
-    def join(self, room_id: str, seat: int | None, name: str, token_hash: str) -> tuple[int, RoomInfo]:
-        """Give ``seat`` (None: the first open one) to a person with a token of this hash; the seat and the room.
+    def join(self, room_id: str, seat: int | None, name: str, token_hash: str,
+             account_id: str | None = None) -> tuple[int, RoomInfo]:
+        """Give ``seat`` (None: the first open one) to a person with a token of this hash (signed in to
+        ``account_id``, or a guest); the seat and the room.
 
         NoSuchRoom, GameFinished, or SeatUnavailable if the seat is not open (another person may have
         just taken it: the check and the change are one statement).
@@ -408,11 +446,11 @@ class Store:
                 done = conn.execute(update(SeatRow).where(
                     SeatRow.room_id == room_id, SeatRow.seat == chosen, SeatRow.status == SeatStatus.OPEN,
                 ).values(status=SeatStatus.TAKEN, spec="human", name=name, token_hash=token_hash,
-                         updated_at=utcnow())).rowcount
+                         account_id=account_id, updated_at=utcnow())).rowcount
                 if done == 1:
                     conn.execute(insert(SittingRow).values(room_id=room_id, game_no=room.game_no, seat=chosen,
                                                            from_version=game.version, spec="human", name=name,
-                                                           created_at=utcnow()))
+                                                           account_id=account_id, created_at=utcnow()))
                     self._seats_changed(conn, room_id, room.game_no, game.version)
                     taken = int(chosen)
                     break
@@ -442,7 +480,7 @@ class Store:
                 values = {"status": SeatStatus.OPEN, "spec": "human"}
             conn.execute(update(SeatRow).where(SeatRow.room_id == room_id, SeatRow.seat == seat,
                                                SeatRow.token_hash == token_hash)
-                         .values(name="", token_hash=None, updated_at=utcnow(), **values))
+                         .values(name="", token_hash=None, account_id=None, updated_at=utcnow(), **values))
             game = self._game_row(conn, room_id, room.game_no)
             if room.on_leave is LeavePolicy.BOT:
                 conn.execute(insert(SittingRow).values(room_id=room_id, game_no=room.game_no, seat=seat,
@@ -506,6 +544,23 @@ class Store:
         the exception is raised and none is stored.
         """
         now = utcnow()
+        if len(items) == 1:  # alone in its commit: no savepoint needed to refuse it alone
+            try:
+                with self._write() as conn:
+                    self._append(conn, items[0], now)
+                return [None]
+            except IntegrityError:
+                return [VersionConflict(f"another action was accepted at version {items[0].version} first")]
+            except VersionConflict as exc:
+                return [exc]
+        rooms = {(item.room_id, item.game_no) for item in items}
+        if len(rooms) == len(items) and all(item.record is None for item in items):
+            try:  # the usual batch: one action per room, none ending its game: stored together, no savepoints
+                with self._write() as conn:
+                    self._append_many(conn, items, now)
+                return [None] * len(items)
+            except (IntegrityError, VersionConflict):
+                pass  # some action lost its version: store them one savepoint each, to refuse just that one
         results: list[VersionConflict | None] = []
         with self._write() as conn:
             for item in items:
@@ -519,6 +574,23 @@ class Store:
                     results.append(exc)
         return results
 
+    def _append_many(self, conn: Connection, items: Sequence[NewAction], now: datetime) -> None:
+        """Store actions of distinct rooms, none ending its game, with one statement of each kind (an
+        executemany); VersionConflict (or IntegrityError) if any of them lost its version."""
+        conn.execute(_INSERT_ACTION, [{"room_id": i.room_id, "game_no": i.game_no, "version": i.version, "seat": i.seat,
+                                       "action": i.action, "created_at": now} for i in items])
+        advances = [{"r": i.room_id, "g": i.game_no, "v": i.version, "next": i.version + 1, "to_move": i.to_move,
+                     "finished": None} for i in items]
+        if conn.dialect.supports_sane_multi_rowcount:
+            moved = conn.execute(_ADVANCE_GAME, advances).rowcount
+        else:  # pragma: no cover - the drivers the store supports count executemany's rows
+            moved = sum(conn.execute(_ADVANCE_GAME, a).rowcount for a in advances)
+        if moved != len(items):
+            raise VersionConflict("a game has moved on")
+        conn.execute(_TOUCH_ROOM, [{"r": i.room_id, "now": now} for i in items])
+        for i in items:
+            self._publish(conn, i.room_id, "action", i.game_no, i.version + 1)
+
     def _append(self, conn: Connection, item: NewAction, now: datetime) -> None:
         conn.execute(_INSERT_ACTION, {"room_id": item.room_id, "game_no": item.game_no, "version": item.version,
                                       "seat": item.seat, "action": item.action, "created_at": now})
@@ -530,8 +602,39 @@ class Store:
         if item.record is not None:
             conn.execute(insert(RecordRow).values(room_id=item.room_id, game_no=item.game_no, record=dict(item.record),
                                                   outcome=dict(item.outcome or {}), finished_at=now))
+            for hook in self._finish_hooks:
+                try:
+                    with conn.begin_nested():
+                        hook(conn, item)
+                except Exception:
+                    log.exception("a finish hook failed for game %s of room %s", item.game_no, item.room_id)
         conn.execute(_TOUCH_ROOM, {"r": item.room_id, "now": now})
         self._publish(conn, item.room_id, "action", item.game_no, item.version + 1)
+
+    def end_game(self, item: NewAction, also: Callable[[Connection], None] | None = None) -> None:
+        """End game ``item.game_no`` at ``item.version`` without an action (a timeout, a resignation): store its
+        record and outcome, run the finish hooks and ``also(conn)``, in one commit. VersionConflict if the
+        game has moved on or is over (an action or another process's end came first)."""
+        now = utcnow()
+        with self._write() as conn:
+            moved = conn.execute(update(GameRow).where(
+                GameRow.room_id == item.room_id, GameRow.game_no == item.game_no, GameRow.version == item.version,
+                GameRow.finished_at.is_(None)).values(to_move=None, finished_at=now)).rowcount
+            if moved != 1:
+                raise VersionConflict(f"the game has moved on from version {item.version}")
+            conn.execute(insert(RecordRow).values(room_id=item.room_id, game_no=item.game_no,
+                                                  record=dict(item.record or {}), outcome=dict(item.outcome or {}),
+                                                  finished_at=now))
+            if also is not None:
+                also(conn)
+            for hook in self._finish_hooks:
+                try:
+                    with conn.begin_nested():
+                        hook(conn, item)
+                except Exception:
+                    log.exception("a finish hook failed for game %s of room %s", item.game_no, item.room_id)
+            conn.execute(_TOUCH_ROOM, {"r": item.room_id, "now": now})
+            self._publish(conn, item.room_id, "end", item.game_no, item.version)
 
     def rematch(self, room_id: str, game_no: int, seed: int, to_move: int | None) -> RoomInfo:
         """Start game ``game_no + 1`` in the room, same seats and tokens (GameNotFinished, VersionConflict)."""
@@ -552,12 +655,12 @@ class Store:
                 if conn.execute(update(RoomRow).where(RoomRow.id == room_id, RoomRow.game_no == game_no)
                                 .values(game_no=game_no + 1, updated_at=now)).rowcount != 1:
                     raise VersionConflict("another rematch started first")  # pragma: no cover - guarded above
-                filled = conn.execute(select(SeatRow.seat, SeatRow.spec, SeatRow.name).where(
+                filled = conn.execute(select(SeatRow.seat, SeatRow.spec, SeatRow.name, SeatRow.account_id).where(
                     SeatRow.room_id == room_id, SeatRow.status != SeatStatus.OPEN).order_by(SeatRow.seat)).all()
                 if filled:
                     conn.execute(insert(SittingRow), [
                         {"room_id": room_id, "game_no": game_no + 1, "seat": f.seat, "from_version": 0, "spec": f.spec,
-                         "name": f.name, "created_at": now} for f in filled])
+                         "name": f.name, "account_id": f.account_id, "created_at": now} for f in filled])
                 self._publish(conn, room_id, "game", game_no + 1, 0)
         except IntegrityError:
             raise VersionConflict("another rematch started first") from None

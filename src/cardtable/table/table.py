@@ -44,6 +44,19 @@ class TableError(CardtableError):
         super().__init__(message)
 
 
+class EndKind(Enum):
+    """A game end that is no engine action: the table records it (``meta["end"]``) and replays to it."""
+
+    TIMEOUT = "timeout"
+    """The seat's clock or move deadline ran out."""
+    RESIGN = "resign"
+    """The seat gave up."""
+
+
+END_WORDS = {EndKind.TIMEOUT: "ran out of time", EndKind.RESIGN: "resigned"}
+"""How an outcome's reason words each kind of end."""
+
+
 class UndoPolicy(Enum):
     """When a seat may take back its decisions."""
 
@@ -97,6 +110,11 @@ class Table:
         self.actors: list[int] = list(actors) if actors is not None else _actors_of(state)
         """The seat that made each action of the history."""
         self._agents: dict[int, Any] = {}
+        self._end: dict[str, Any] | None = None
+        """A recorded end that is no engine action (``{"kind", "seat", "version"}``), or None."""
+        end = self.meta.get("end")
+        if isinstance(end, dict) and end.get("version") == self.version and not state.is_over:
+            self.end(EndKind(end["kind"]), int(end["seat"]))
 
     # -- building -----------------------------------------------------------------------------------
     @classmethod
@@ -158,12 +176,36 @@ class Table:
     @property
     def current_seat(self) -> int | None:
         """The seat that decides next (None once the game is over)."""
-        return self._state.current_player
+        return None if self._end is not None else self._state.current_player
 
     @property
     def is_over(self) -> bool:
-        """True once the game has ended."""
-        return self._state.is_over
+        """True once the game has ended (by the rules, or by a recorded :meth:`end`)."""
+        return self._end is not None or self._state.is_over
+
+    @property
+    def ended(self) -> dict[str, Any] | None:
+        """The recorded end that is no engine action (``kind``, ``seat``, ``version``), or None."""
+        return None if self._end is None else dict(self._end)
+
+    def end(self, kind: EndKind, seat: int) -> dict[str, Any]:
+        """End the game now because ``seat`` timed out or resigned: every other seat wins (the engine's state
+        is untouched; the record keeps the end in ``meta["end"]`` and resumes to it); the outcome.
+
+        >>> table = Table.create("zeta", ["human", "human"], seed=3)
+        >>> table.end(EndKind.TIMEOUT, 0)["reason"], table.is_over, table.current_seat
+        ('P1 ran out of time', True, None)
+        >>> Table.resume(table.record()).outcome()["loser"]
+        0
+        """
+        if self.is_over:
+            raise TableError("game_over", "the game is over")
+        if not 0 <= seat < len(self.seats):
+            raise TableError("no_such_seat", f"there is no seat {seat_name(seat)} at this table")
+        self._end = {"kind": kind.value, "seat": seat, "version": self.version}
+        out = self.outcome()
+        assert out is not None
+        return out
 
     @property
     def humans(self) -> list[int]:
@@ -219,6 +261,12 @@ class Table:
 
     def outcome(self) -> dict[str, Any] | None:
         """The outcome as JSON with the winners' labels (None while the game goes on)."""
+        if self._end is not None:
+            loser = int(self._end["seat"])
+            winners = [p for p in range(len(self.seats)) if p != loser]
+            return {"winners": winners, "reason": f"{seat_name(loser)} {END_WORDS[EndKind(self._end['kind'])]}",
+                    "rule": "", "scores": None, "detail": "", "end": self._end["kind"], "loser": loser,
+                    "winner_names": [self.names[w] for w in winners]}
         out = self._state.outcome()
         if out is None:
             return None
@@ -326,6 +374,7 @@ class Table:
         if target is None:
             raise TableError("cannot_undo", why)
         taken = self.version - target
+        self._end = None
         self._state = replay(self.record(), upto=target, events=True)
         del self.actors[target:]
         return taken
@@ -335,6 +384,9 @@ class Table:
         """The record of the game so far (finished or not): rules, seed, setup, actions, seats and names."""
         meta = {**self.meta, "tool": self.meta.get("tool", RECORD_TOOL),
                 "names": [s.name for s in self.seats]}
+        meta.pop("end", None)
+        if self._end is not None:
+            meta["end"] = dict(self._end)
         return record_of(self._state, players=[s.spec for s in self.seats], meta=meta)
 
     def save(self, path: str | Path) -> None:

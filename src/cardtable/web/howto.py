@@ -32,15 +32,14 @@ _WORDS: dict[str, list[tuple[str, str]]] = {
         (r"\byou type\b", "you play"),
         (r"\band type\b", "and play"),
         (r"\bSo you type\b", "So you play"),
-        # the terminal's solo end screen and its hint command (the page's end screen has no par yet)
-        (r"\s*The end screen shows the par: the mean score of\s+the computer's heuristic player\. `hint` shows each "
-         r"move's expected score\.", ""),
+        # the terminal's hint command (the page's Hint button is described in its own section); the par stays
+        (r"\s*`hint` shows each move's expected score\.", ""),
     ],
     "ja": [
         (r"と入力し、", "を指し、"),
         (r"と入力します", "を指します"),
         (r"画面に「[^」]*」と一行出て", "攻撃は通り"),
-        (r"終了画面には、コンピューター\(ヒューリスティック\)の平均点をパーとして表示します。`hint`は手ごとの期待点を示します。", ""),
+        (r"`hint`は手ごとの期待点を示します。", ""),
     ],
 }
 """Terminal wordings and their words for the page, by language."""

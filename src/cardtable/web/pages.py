@@ -1,13 +1,23 @@
 """The client's pages and files: one shell page (``client/index.html``) at every page address, and ``/client``.
 
-========================================  ==================================================================
-``/``                                     the lobby: new room, open rooms, my games
-``/room/{room_id}``                       a room: play a seat or watch (``?invite=CODE`` for a private one)
-``/replay/{room_id}/{game_no}``           step through a finished game as a seat or revealed
-``/decks``                                the games' deck and option-set builders
-``/rules``, ``/rules/{game}``             how to play, and every rule of the rulebook by id
-``/tutorial/{game}``                      a first-game guide: a scripted game, one move at a time
-========================================  ==================================================================
+============================================  ==================================================================
+``/``                                         the lobby: new room, open rooms, my games
+``/room/{room_id}``                           a room: play a seat or watch (``?invite=CODE`` for a private one)
+``/rooms/{room_id}``                          the same room (the address the server's notifications and lists give)
+``/games``                                    my games: every unfinished game of the signed-in player, theirs to move first
+``/friends``                                  friends, requests, blocks, invites and the in-app notifications
+``/play``                                     play now (a queue per game and player count) and the games going on
+``/replay/{room_id}/{game_no}``               step through a finished game as a seat or revealed
+``/decks``                                    the games' deck and option-set builders
+``/rules``, ``/rules/{game}``                 how to play, and every rule of the rulebook by id
+``/tutorial/{game}``                          a first-game guide: a scripted game, one move at a time
+``/signup``, ``/signin``                      make an account (a password or a passkey), or sign in to one
+``/account``                                  the signed-in player's settings: password, passkeys, deletion
+``/players/{account_id}``                     a player's profile: ratings with their history, results, games
+``/leaderboards``, ``/leaderboards/{game}``   each game's ranking (per player count where it varies)
+``/studio``, ``/studio/studies/{id}``         the designer's studio: card sets, studies, their reports
+``/studio/shared/{id}``, ``/studio/compare``  a shared study's report (read-only), two studies side by side
+============================================  ==================================================================
 
 The shell's ES modules route on the address.
 """
@@ -23,8 +33,9 @@ from starlette.types import Scope
 from . import i18n
 from .i18n import Language
 
-PAGE_PATHS = ("/", "/room/{room_id}", "/replay/{room_id}/{game_no}", "/decks", "/rules", "/rules/{game}",
-              "/tutorial/{game}")
+PAGE_PATHS = ("/", "/room/{room_id}", "/rooms/{room_id}", "/games", "/friends", "/play", "/replay/{room_id}/{game_no}", "/decks", "/rules", "/rules/{game}",
+              "/tutorial/{game}", "/signup", "/signin", "/account", "/players/{account_id}", "/leaderboards",
+              "/leaderboards/{game}", "/studio", "/studio/compare", "/studio/studies/{study_id}", "/studio/shared/{share_id}")
 """Every page address (each serves the shell)."""
 
 PAGE_HEADERS = {

@@ -43,6 +43,10 @@ class ReplayInfo(BaseModel):
     players: list[str]
     actions: list[str]
     outcome: dict[str, Any] | None
+    chat: list[dict[str, Any]] = Field(default_factory=list,
+                                       description="The chat of the game, as it was sent (the record's meta.chat).")
+    end: dict[str, Any] | None = Field(None, description="A resign or timeout that ended the game: {kind, seat} "
+                                                         "(the record's meta.end); null: played out.")
 
 
 class ReplayStep(BaseModel):
@@ -173,7 +177,8 @@ def routes() -> APIRouter:
         rec = book.record
         return ReplayInfo(room=room_id, game_no=game_no, game=rec.game, rules=rec.rules, setup=rec.setup,
                           steps=len(rec.actions), names=book.names, players=rec.players, actions=rec.actions,
-                          outcome=rec.outcome)
+                          outcome=rec.outcome, chat=list(rec.meta.get("chat") or []),
+                          end=rec.meta.get("end"))
 
     @router.get("/web/rooms/{room_id}/replay/{game_no}/{step}", response_model=ReplayStep)
     async def replay_step(request: Request, room_id: RoomId, game_no: GameNo,

@@ -27,7 +27,7 @@ def test_setup_defaults_to_two_players_and_rejects_others() -> None:
 
 def test_every_flag_has_a_ledger_entry_and_bad_values_are_refused() -> None:
     specs = OscilloscopeRules.flag_specs()
-    assert len(specs) == 34 and all(s.ledger.startswith("OSC-I") and s.doc for s in specs)
+    assert len(specs) == 35 and all(s.ledger.startswith("OSC-I") and s.doc for s in specs)  # with cards (OSC-I-CT15)
     for bad in ({"trigger_move_range": 0}, {"mp_noise_limit": 16}, {"stall_limit_sets": 0},
                 {"noise_penalty": "none"}, {"max_players": 7}):
         with pytest.raises(ValueError):

@@ -14,7 +14,8 @@ from cardtable.games.oscilloscope import OscilloscopeRules, actions, cards
 
 from .helpers import B0, legal, load, refill_pending, show
 
-NUMERIC = {"trigger_move_range": [2, 4], "mp_noise_limit": [1, 15], "stall_limit_sets": [1, 100]}
+NUMERIC = {"trigger_move_range": [2, 4], "mp_noise_limit": [1, 15], "stall_limit_sets": [1, 100],
+           "cards": ["noise.pulse_deck=10;lh.pulse_deck=25"]}  # OSC-I-CT15: a card set's composition
 
 
 def _alternatives() -> list[tuple[str, Any]]:

@@ -15,7 +15,7 @@ def test_every_ledger_flag_is_a_rules_field_with_its_default() -> None:
     assert specs["club_next_penalty_only_on_success"].default is True
     assert specs["max_turns"].default == 1000 and specs["hand_limit"].default == 10
     assert all(s.ledger.startswith("UTA-I") and s.doc for s in specs.values())
-    assert len(specs) == 38
+    assert len(specs) == 39  # with cards (UTA-I-CT24)
 
 
 @pytest.mark.parametrize(("flags", "message"), [

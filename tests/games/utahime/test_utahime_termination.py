@@ -29,6 +29,7 @@ VALUES.update({
     "starting_energy": (0, 3), "energy_cap": (0, 4), "premium_attack_cost": (1, 0, 2), "max_turns": (1000, 60),
     "hand_limit": (10, 4, 15), "cosmic_pool": ("H4,H6,S4,C6,C7,D6", "H4,C7", ""),
     "option_cost_budget": (28, 40), "option_max_copies": (2, 3), "second_player_extra_energy": (0, 2),
+    "cards": ("", "scout.cost=1;seer.uses=2;cosmic_h4.pool=0"),  # UTA-I-CT24: a card set's numbers
 })
 assert set(VALUES) == {s.name for s in UtahimeRules.flag_specs()}
 TURN_SHAPING = ("end_on_empty_hand", "empty_hand_joker_rescue", "jqk_set_costs_action", "free_flip_for_energy",

@@ -9,7 +9,8 @@ from typing import Any, ClassVar
 from cardtable.core import Game
 
 from .actions import OscilloscopeAction, parse_action
-from .cards import POSITIONS, PULSE_DECK, TRIGGER_DECK
+from .cards import POSITIONS
+from .cardset import composition
 from .position import read_position, sample_position
 from .rules import MAX_STALL_LIMIT, OscilloscopeRules
 from .state import OscilloscopeState, RuleTables, counts_of
@@ -70,8 +71,9 @@ class OscilloscopeGame(Game[OscilloscopeRules]):
     def _new_state(self, seed: int, setup: dict[str, Any], rng: random.Random) -> OscilloscopeState:
         """OSC-R1 to OSC-R8: shuffle both decks, build the trains, deal, then ask for the first choice."""
         st = OscilloscopeState(self, seed, setup, rng)
-        pulse = [int(c) for c in PULSE_DECK]
-        triggers = [int(c) for c in TRIGGER_DECK]
+        decks = composition(self.rules.cards, self.rules.mp_noise_limit)  # OSC-I-CT15: the card set's decks
+        pulse = list(decks.pulse)
+        triggers = list(decks.trigger)
         rng.shuffle(pulse)  # OSC-R1 (top of a deck = end of the list)
         rng.shuffle(triggers)
         st.pulse, st.trigger_deck = pulse, triggers

@@ -16,7 +16,6 @@ from cardtable.core import InvalidPosition
 from cardtable.core import jsonpos as jp
 
 from .cards import (
-    ALL_CARDS,
     CARD_BY_TOKEN,
     IS_CONDITIONAL,
     IS_PULSE_TYPE,
@@ -28,6 +27,7 @@ from .cards import (
     TOKENS,
     TRAIN_LETTERS,
 )
+from .cardset import composition
 from .state import OscilloscopeState
 from .vocab import (
     ANY_ORIGIN,
@@ -165,8 +165,9 @@ def read_position(game: OscilloscopeGame, position: Any, seed: int, setup: dict[
     total: Counter[str] = Counter()
     for cards in st.zones().values():
         total.update(cards)
-    if total != ALL_CARDS:
-        diff = {k: total[k] - ALL_CARDS[k] for k in TOKENS if total[k] != ALL_CARDS[k]}
+    every = composition(st.game.rules.cards).totals  # the card set's composition (OSC-I-CT15)
+    if total != every:
+        diff = {k: total[k] - every[k] for k in TOKENS if total[k] != every[k]}
         raise InvalidPosition("$.position", f"the zones must hold the 110 cards of §2.3 exactly (OSC-R1); "
                                             f"off by {diff}")
     if memory is None:
@@ -302,7 +303,8 @@ def _read_counters(st: OscilloscopeState, d: Mapping[Any, Any]) -> None:
     _keys(counters, ("sets", "stall", "counted_noise"), "$.position.counters")
     st.sets = jp.integer(counters["sets"], "$.position.counters.sets", 0)
     st.stall = jp.integer(counters["stall"], "$.position.counters.stall", 0, rules.stall_limit_sets)
-    st.counted_noise = jp.integer(counters["counted_noise"], "$.position.counters.counted_noise", 0, 15)
+    st.counted_noise = jp.integer(counters["counted_noise"], "$.position.counters.counted_noise", 0,
+                                  composition(rules.cards).totals["NOISE"])
     flags = jp.obj(d["flags"], "$.position.flags")
     names = ("captured_this_set", "captured_last_set", "any_trigger_placed", "pulse_deck_mixed")
     _keys(flags, names, "$.position.flags")
@@ -681,7 +683,8 @@ def sample_position(game: OscilloscopeGame, view: Any, rng: random.Random) -> Os
         visible += [k for k in range(8) for _ in range(known[p][k])]
     for k in visible:
         seen[k] += 1
-    unseen = [ALL_CARDS[TOKENS[k]] - seen[k] for k in range(8)]
+    every = composition(game.rules.cards).totals  # the card set's composition (OSC-I-CT15)
+    unseen = [every[TOKENS[k]] - seen[k] for k in range(8)]
     if any(u < 0 for u in unseen):
         raise InvalidPosition("$", "the view shows more of a card than the game has (OSC-R1)")
     slots = [(p, o) for p in hidden for o in range(3) for _ in range(origins[p][o])]

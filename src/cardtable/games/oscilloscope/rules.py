@@ -7,6 +7,8 @@ from typing import ClassVar
 
 from cardtable.core.rules import RulesBase, flag
 
+from .cardset import canonical_cards, composition
+
 MAX_STALL_LIMIT = 100
 """Largest ``stall_limit_sets`` accepted: the termination bound is proved for it (OSC-R64)."""
 
@@ -86,8 +88,13 @@ class OscilloscopeRules(RulesBase):
                                  doc="sets in a row without a capture that end the game")
     first_trigger_early_end: str = flag("always", choices=("always", "game_start_only"), ledger="OSC-I17",
                                         doc="a trigger placed on an empty board ends the turn always, or only the first")
+    cards: str = flag("", ledger="OSC-I-CT15",
+                      doc="card set: the decks' counts changed from the rulebook's, as type.deck=copies;... "
+                          "(cardtable cards)")
 
     def __post_init__(self) -> None:
+        if self.cards:  # OSC-I-CT15: checked (naming the card and the rule) and written canonically
+            object.__setattr__(self, "cards", canonical_cards(self.cards))
         if not 1 <= self.trigger_move_range <= 4:
             raise ValueError(f"rule flag 'trigger_move_range' must be 1 to 4; got {self.trigger_move_range}")
         if not 1 <= self.mp_noise_limit <= 15:
@@ -95,3 +102,4 @@ class OscilloscopeRules(RulesBase):
                              f"got {self.mp_noise_limit}")
         if not 1 <= self.stall_limit_sets <= MAX_STALL_LIMIT:
             raise ValueError(f"rule flag 'stall_limit_sets' must be 1 to {MAX_STALL_LIMIT}; got {self.stall_limit_sets}")
+        composition(self.cards, self.mp_noise_limit)  # card conservation and the noise end (OSC-R1, OSC-I49)

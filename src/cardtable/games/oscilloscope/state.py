@@ -64,6 +64,7 @@ from .cards import (
     TRIGGER_KINDS,
     Card,
 )
+from .cardset import composition
 from .codec import (
     CAPTURE_CARD_BITS,
     CAPTURE_CARDS_AT,
@@ -415,8 +416,8 @@ class OscilloscopeState(State):
         return out
 
     def expected_cards(self) -> Counter[str]:
-        """The 110 cards of §2.3 by token."""
-        return Counter(ALL_CARDS)
+        """The 110 cards of §2.3 by token, in the card set's composition (OSC-I-CT15)."""
+        return Counter(composition(self.rules.cards).totals) if self.rules.cards else Counter(ALL_CARDS)
 
     def summary(self) -> str:
         """One line: phase, decider, trains with triggers, hands, noise count and scores."""

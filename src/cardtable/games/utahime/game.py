@@ -14,6 +14,7 @@ from cardtable.core.game import Action, Game
 
 from .actions import parse_action
 from .cards import COSMIC_BASE, COSMIC_NAMES
+from .cardset import option_numbers
 from .options import (
     EMPTY_SET,
     SHIPPED_SETS,
@@ -22,6 +23,7 @@ from .options import (
     check_names,
     option_set_from_text,
     shipped_set_text,
+    with_numbers,
 )
 from .position import read_position, sample_position
 from .rules import MAX_TURNS_CAP, UtahimeRules
@@ -35,14 +37,15 @@ ACTIONS_PER_TURN_BOUND = 600
 option and hero uses with their choices 2 * (40 * 5 + 3 * 5), the attack's decisions 14."""
 
 
-def _load_set(name: str, text: str | None) -> OptionSet:
+def _load_set(name: str, text: str | None, cards: str = "") -> OptionSet:
+    """The option set a setup names, priced with the card set's option costs and hero uses (UTA-I-CT24)."""
     if name == "none":
         return EMPTY_SET
     if name == "custom":
         if text is None:
             raise ValueError("option_set='custom' needs option_toml (the TOML text of the set)")
-        return option_set_from_text(text)
-    return option_set_from_text(shipped_set_text(name))
+        return with_numbers(option_set_from_text(text), option_numbers(cards))
+    return with_numbers(option_set_from_text(shipped_set_text(name)), option_numbers(cards))
 
 
 class UtahimeGame(Game[UtahimeRules]):
@@ -70,7 +73,7 @@ class UtahimeGame(Game[UtahimeRules]):
             raise ValueError(f"unknown option set {name!r}; choose one of: none, {', '.join(SHIPPED_SETS)}, custom")
         if text is not None and name != "custom":
             raise ValueError("option_toml goes with option_set='custom'")
-        option_set = _load_set(name, text)
+        option_set = _load_set(name, text, self.rules.cards)
         out: dict[str, Any] = {"option_set": name}
         if name == "custom":
             out["option_toml"] = text
@@ -94,7 +97,7 @@ class UtahimeGame(Game[UtahimeRules]):
 
     def kit(self, setup: Mapping[str, Any]) -> Kit:
         """The static card data of a normalized setup (cached)."""
-        return _kit(json.dumps(dict(setup), sort_keys=True), self.rules.cosmic_names())
+        return _kit(json.dumps(dict(setup), sort_keys=True), self.rules.cosmic_names(), self.rules.cards)
 
     def _new_state(self, seed: int, setup: dict[str, Any], rng: random.Random) -> UtahimeState:
         """UTA-R1-R6: components, energy, and the first player; the wished cards come next."""
@@ -151,9 +154,9 @@ class UtahimeGame(Game[UtahimeRules]):
 
 
 @lru_cache(maxsize=128)
-def _kit(setup_key: str, cosmic: tuple[str, ...]) -> Kit:
+def _kit(setup_key: str, cosmic: tuple[str, ...], cards: str = "") -> Kit:
     setup = json.loads(setup_key)
-    option_set = _load_set(setup["option_set"], setup.get("option_toml"))
+    option_set = _load_set(setup["option_set"], setup.get("option_toml"), cards)
     loadouts = tuple(tuple(option_set.options[n] for n in setup[f"p{s + 1}_options"]) for s in (0, 1))
     heroes = tuple(option_set.heroes[h] if (h := setup[f"p{s + 1}_hero"]) is not None else None for s in (0, 1))
     cosmic_idx = tuple(COSMIC_BASE + COSMIC_NAMES.index(n) for n in cosmic)

@@ -32,7 +32,8 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
-from .options import OptionSet, check_construction, option_set_from_text, shipped_set_text
+from .cardset import option_numbers
+from .options import OptionSet, check_construction, option_set_from_text, shipped_set_text, with_numbers
 
 RANDOM = "random"
 """The setup value that asks for a random loadout."""
@@ -79,8 +80,9 @@ def random_hero(option_set: OptionSet, rng: random.Random) -> str | None:
     return heroes[int(rng.random() * len(heroes))] if heroes else None
 
 
-def option_set_of(setup: Mapping[str, Any]) -> OptionSet | None:
-    """The option set a setup names (None for ``none``, the seed's game without option cards)."""
+def option_set_of(setup: Mapping[str, Any], cards: str = "") -> OptionSet | None:
+    """The option set a setup names (None for ``none``, the seed's game without option cards), priced with
+    the rules' ``cards`` flag (UTA-I-CT24)."""
     name = setup.get("option_set", "custom" if setup.get("option_toml") is not None else "none")
     if name == "none":
         return None
@@ -88,8 +90,8 @@ def option_set_of(setup: Mapping[str, Any]) -> OptionSet | None:
         text = setup.get("option_toml")
         if not isinstance(text, str):
             raise ValueError("option_set='custom' needs option_toml (the TOML text of the set)")
-        return option_set_from_text(text)
-    return option_set_from_text(shipped_set_text(str(name)))
+        return with_numbers(option_set_from_text(text), option_numbers(cards))
+    return with_numbers(option_set_from_text(shipped_set_text(str(name))), option_numbers(cards))
 
 
 def wants_random(setup: Mapping[str, Any]) -> bool:
@@ -98,7 +100,7 @@ def wants_random(setup: Mapping[str, Any]) -> bool:
 
 
 def random_setup(setup: Mapping[str, Any], rng: random.Random, *, budget: int = 28,
-                 max_copies: int = 2) -> dict[str, Any]:
+                 max_copies: int = 2, cards: str = "") -> dict[str, Any]:
     """``setup`` with every ``"random"`` loadout value replaced by a drawn one (ValueError if it cannot be)."""
     out = dict(setup)
     if not wants_random(out):
@@ -106,7 +108,7 @@ def random_setup(setup: Mapping[str, Any], rng: random.Random, *, budget: int = 
     every = out.pop(ALL_KEY, None)
     if every is not None and every != RANDOM:
         raise ValueError(f"{ALL_KEY} must be 'random', got {every!r}")
-    option_set = option_set_of(out)
+    option_set = option_set_of(out, cards)
     if option_set is None:
         raise ValueError("random loadouts need an option set: add option_set=designer_example (or a custom set)")
     for seat in (1, 2):
@@ -125,4 +127,5 @@ def lab_setup(setup: Mapping[str, Any], rules: Any, seed: int) -> dict[str, Any]
         return dict(setup)
     return random_setup(setup, random.Random(f"utahime-loadout:{seed}"),
                         budget=int(getattr(rules, "option_cost_budget", 28)),
-                        max_copies=int(getattr(rules, "option_max_copies", 2)))
+                        max_copies=int(getattr(rules, "option_max_copies", 2)),
+                        cards=str(getattr(rules, "cards", "")))

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import re
 import tomllib
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from functools import cache, lru_cache
 from importlib import resources
@@ -78,6 +79,10 @@ class CardDef:
     ignore_hand_limit: bool
     uses: int
     steps: tuple[Step, ...]
+    title_ja: str = ""
+    """The card's name in Japanese (``title_ja``; empty: the set gives none)."""
+    text_ja: str = ""
+    """The card's text in Japanese (``text_ja``; empty: the set gives none)."""
 
 
 @dataclass(frozen=True)
@@ -163,7 +168,7 @@ def _read_card(raw: Any, kind: str, index: int) -> CardDef:
     if not isinstance(name, str) or not NAME_RE.match(name):
         raise _fail(where, "name must be lower-case letters, digits and _ (starting with a letter, at most 32)")
     where = f"[[{kind}]] {name!r}"
-    known = {"name", "title", "text", "timing", "effects", "ignore_hand_limit"} | (
+    known = {"name", "title", "text", "title_ja", "text_ja", "timing", "effects", "ignore_hand_limit"} | (
         {"cost"} if kind == "option" else {"uses"})
     for key in raw:
         if key not in known:
@@ -186,10 +191,12 @@ def _read_card(raw: Any, kind: str, index: int) -> CardDef:
     steps = tuple(_read_step(e, f"{where} effect #{i + 1}") for i, e in enumerate(effects))
     title = raw.get("title", name)
     text = raw.get("text", "")
-    if not isinstance(title, str) or not isinstance(text, str):
-        raise _fail(where, "title and text must be strings")
+    title_ja = raw.get("title_ja", "")
+    text_ja = raw.get("text_ja", "")
+    if not all(isinstance(v, str) for v in (title, text, title_ja, text_ja)):
+        raise _fail(where, "title, text, title_ja and text_ja must be strings")
     return CardDef(kind, name, title, text, cost if kind == "option" else 0, timing, ignore,
-                   uses if kind == "hero" else 1, steps)
+                   uses if kind == "hero" else 1, steps, title_ja, text_ja)
 
 
 def parse_option_set(text: str) -> OptionSet:
@@ -272,6 +279,28 @@ def check_construction(option_set: OptionSet, names: list[str], seat: int, budge
         copies = names.count(n)
         if copies > max_copies:
             raise ValueError(f"UTA-R2: P{seat + 1} has {copies} copies of option card {n!r}; at most {max_copies} allowed")
+
+
+def with_numbers(option_set: OptionSet, numbers: Mapping[str, int]) -> OptionSet:
+    """The set with a card set's numbers (``name.cost`` of an option, ``name.uses`` of a hero; UTA-I-CT24).
+
+    Numbers of cards the set does not hold are left out: a card set speaks of cards by name.
+
+    >>> cards = option_set_from_text(shipped_set_text("designer_example"))
+    >>> with_numbers(cards, {"scout.cost": 9, "seer.uses": 2, "nobody.cost": 1}).options["scout"].cost
+    9
+    """
+    if not numbers:
+        return option_set
+    options = dict(option_set.options)
+    heroes = dict(option_set.heroes)
+    for key, value in numbers.items():
+        name, _, field_ = key.partition(".")
+        if field_ == "cost" and name in options:
+            options[name] = replace(options[name], cost=value)
+        elif field_ == "uses" and name in heroes:
+            heroes[name] = replace(heroes[name], uses=value)
+    return replace(option_set, options=options, heroes=heroes)
 
 
 @cache

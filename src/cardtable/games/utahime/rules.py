@@ -8,6 +8,7 @@ from typing import ClassVar
 from cardtable.core.rules import RulesBase, flag
 
 from .cards import COSMIC_NAMES
+from .cardset import split_cards
 
 MAX_TURNS_CAP = 1000
 """The largest ``max_turns`` accepted; ``termination_bound`` is computed for it (UTA-R57)."""
@@ -85,9 +86,18 @@ class UtahimeRules(RulesBase):
     option_max_copies: int = flag(2, minimum=0, ledger="UTA-I4", doc="the most option cards of one name per player")
     option_reusable: bool = flag(False, ledger="UTA-I5",
                                  doc="a used option card turns face up again at its owner's next turn")
+    cards: str = flag("", ledger="UTA-I-CT24",
+                      doc="card set: option costs, hero uses and cosmic cards changed from the rulebook's, "
+                          "as card.field=value;... (cardtable cards)")
 
     def __post_init__(self) -> None:
         """Cross-flag and range checks (ValueError names the flag and the allowed range)."""
+        if self.cards:  # UTA-I-CT24: checked (naming the card and the rule); cosmic cards go to cosmic_pool
+            cards, left_out = split_cards(self.cards)
+            object.__setattr__(self, "cards", cards)
+            if left_out:
+                pool = ",".join(n for n in self.cosmic_names() if n not in left_out)
+                object.__setattr__(self, "cosmic_pool", pool)
         if self.starting_energy < 0:
             raise ValueError(f"rule flag 'starting_energy' must be >= 0; got {self.starting_energy}")
         if self.energy_cap < 0:

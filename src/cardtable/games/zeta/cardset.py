@@ -63,11 +63,11 @@ TEXT_JA: dict[str, str] = {
 
 # The effect numbers the engine reads from the set: (card, field, rulebook value, least, most, rule, meaning).
 _EFFECTS: tuple[tuple[str, str, int, int, int, str, str, bool], ...] = (
-    ("blessing_mist", "draw", 1, 0, 10, "ZETA-R37", "cards each player draws", True),
-    ("do_over", "draw", 1, 0, 10, "ZETA-R38", "cards drawn", True),
-    ("fortune_telling", "draw", 2, 2, 2, "ZETA-R39", "cards drawn (one is destroyed)", True),
-    ("magic_circle", "draw", 1, 1, 1, "ZETA-R40", "cards drawn per placement", True),
-    ("magical_boost", "draw", 1, 0, 10, "ZETA-R41", "cards drawn", True),
+    ("blessing_mist", "draw", 1, 0, 10, "ZETA-R37", "cards each player draws", False),
+    ("do_over", "draw", 1, 0, 10, "ZETA-R38", "cards drawn after the destroy", False),
+    ("fortune_telling", "draw", 2, 2, 10, "ZETA-R39", "cards drawn (one of them is destroyed)", False),
+    ("magic_circle", "draw", 1, 0, 10, "ZETA-R40", "cards drawn per circle and placement", False),
+    ("magical_boost", "draw", 1, 0, 10, "ZETA-R41", "cards drawn", False),
     ("apprentice_hexer", "hand", 4, 0, 60, "ZETA-R44", "the opponent's hand size that triggers it", False),
     ("great_magic_circle", "destroy", 3, 0, 60, "ZETA-R46", "random cards destroyed from the opponent's hand", False),
     ("awakening_potion", "draw", 2, 0, 10, "ZETA-R48", "cards drawn", False),
@@ -124,6 +124,11 @@ class ZetaNumbers:
     max_cost: int
     zero_cost: tuple[int, ...]
     """The card types of cost 0 (Earth Mage ZETA-R53, Mourning the Dead ZETA-R57)."""
+    mist_draw: int
+    do_over_draw: int
+    fortune_draw: int
+    circle_draw: int
+    boost_draw: int
     apprentice_hand: int
     great_circle_destroy: int
     potion_draw: int
@@ -148,6 +153,11 @@ def card_numbers(text: str) -> ZetaNumbers:
         afford=afford,
         max_cost=top,
         zero_cost=tuple(i for i in range(NUM_TYPES) if costs[i] == 0),
+        mist_draw=values["blessing_mist.draw"],
+        do_over_draw=values["do_over.draw"],
+        fortune_draw=values["fortune_telling.draw"],
+        circle_draw=values["magic_circle.draw"],
+        boost_draw=values["magical_boost.draw"],
         apprentice_hand=values["apprentice_hexer.hand"],
         great_circle_destroy=values["great_magic_circle.destroy"],
         potion_draw=values["awakening_potion.draw"],

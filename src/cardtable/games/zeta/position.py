@@ -239,7 +239,11 @@ def _read_pending(game: ZetaGame, value: Any, state: ZetaState, path: str, card_
                                                      "(no empty squares, no barriers; ZETA-R26, ZETA-R30)")
         out["mask"] = mask
     elif phase == CHOOSE_FORTUNE:
-        drawn = jp.array(jp.get(p, "drawn", path), f"{path}.drawn", 2)
+        drawn = jp.array(jp.get(p, "drawn", path), f"{path}.drawn")
+        most = card_numbers(game.rules.cards).fortune_draw if game.rules.cards else 2  # a card set's count (ZETA-I-CT7)
+        if not 2 <= len(drawn) <= most:
+            raise InvalidPosition(f"{path}.drawn", f"Fortune-Telling asks about 2 to {most} drawn cards (ZETA-R39); "
+                                                   f"got {len(drawn)}")
         out["drawn"] = sorted(card_id(v, f"{path}.drawn[{i}]") for i, v in enumerate(drawn))
         for c in out["drawn"]:
             if state.hands[state.decider][c] < out["drawn"].count(c):
@@ -412,8 +416,7 @@ def _check_pending(state: ZetaState, path: str) -> None:  # noqa: C901 - one che
             raise _fail(f"{path}.hands[{seat}]", "Do-Over asks only when the hand holds two or more card types "
                                                  "(ZETA-I-CT4)")
     elif phase == CHOOSE_FORTUNE:
-        a, b = pending["drawn"]
-        if a == b:
+        if len(set(pending["drawn"])) < 2:
             raise _fail(f"{path}.pending.drawn", "two cards of one type resolve by themselves: Fortune-Telling asks "
                                                  "only about two different cards (ZETA-I-CT4)")
     elif phase == CHOOSE_TARGET:
@@ -584,13 +587,26 @@ class ZetaSampler:
         if pending is not None and "drawn" in pending and pending["drawn"] is None:
             kinds = sorted(set(hands[self.decider]), key=lambda c: CARD_BY_ID[c].index)
             shuffle(kinds, rng)
-            pending["drawn"] = kinds[:2]
+            count = card_numbers(self.game.rules.cards).fortune_draw if self.game.rules.cards else 2
+            pending["drawn"] = _fortune_drawn(hands[self.decider], kinds, count, rng)
         pos["hands"] = hands
         pos["decks"] = decks
         pos["pending"] = pending
         setup = dict(view["setup"])
         # The sampled cards add up by construction: skip the whole-position checks (searches call this a lot).
         return read_position(self.game, pos, 0, setup, random.Random(rng.getrandbits(64)), "$view", check=False)
+
+
+def _fortune_drawn(hand: list[str], kinds: list[str], count: int, rng: random.Random) -> list[str]:
+    """Fortune-Telling's hidden drawn cards in a dealt hand: two of its kinds, then more of the hand up to ``count``."""
+    drawn = kinds[:2]
+    if count > 2:  # a card set's count (ZETA-I-CT7)
+        rest = list(hand)
+        for c in drawn:
+            rest.remove(c)
+        shuffle(rest, rng)
+        drawn += rest[:count - 2]
+    return drawn
 
 
 def _set_aside_seat(view: Mapping[str, Any]) -> int:

@@ -862,7 +862,7 @@ class ZetaState(State):
             self.pending = {}
             self._destroy_hand(seat, [action.card], cause=source)
             if was == CHOOSE_HAND:
-                self._draw(seat, 1, DO_OVER)  # ZETA-R38: then draw 1
+                self._draw(seat, self.nums.do_over_draw, DO_OVER)  # ZETA-R38: then draw 1 (the set's number)
                 if self.result is not None:
                     return
         elif kind is ChooseLine:
@@ -1179,7 +1179,7 @@ class ZetaState(State):
         own = self.occ[seat]
         circles = (tm[MAGIC_CIRCLE] & own & orth).bit_count()
         if circles:  # (a) ZETA-R40: one draw per qualifying circle
-            self._draw(seat, circles, MAGIC_CIRCLE)
+            self._draw(seat, circles * self.nums.circle_draw, MAGIC_CIRCLE)
             if self.result is not None:
                 return
         greats = (tm[GREAT_CIRCLE] & own & diag).bit_count()
@@ -1217,10 +1217,11 @@ class ZetaState(State):
 
     # One method per Fanfare card (ZETA-R37..R60): (seat A, square of the card, its frame).
     def _mist(self, seat: int, s: int, fr: list[int]) -> None:
-        """ZETA-R37: you draw 1, then your opponent draws 1."""
-        self._draw(seat, 1, MIST)
+        """ZETA-R37: you draw 1, then your opponent draws 1 (the set's ``blessing_mist.draw``)."""
+        n = self.nums.mist_draw
+        self._draw(seat, n, MIST)
         if self.result is None:
-            self._draw(1 - seat, 1, MIST)
+            self._draw(1 - seat, n, MIST)
 
     def _do_over(self, seat: int, s: int, fr: list[int]) -> None:
         """ZETA-R38: destroy a card of your hand (your choice), then draw 1."""
@@ -1228,22 +1229,22 @@ class ZetaState(State):
             held = self.held[seat]
             if not held & (held - 1):  # one card type: nothing to choose (ZETA-I-CT4)
                 self._destroy_hand(seat, [held.bit_length() - 1], cause=DO_OVER)
-                self._draw(seat, 1, DO_OVER)
+                self._draw(seat, self.nums.do_over_draw, DO_OVER)
             else:
                 self._ask(CHOOSE_HAND, seat, {"source": DO_OVER, "square": s})
         elif self.rules.do_over_empty_hand == "draw":  # ZETA-I33
-            self._draw(seat, 1, DO_OVER)
+            self._draw(seat, self.nums.do_over_draw, DO_OVER)
         else:
             if self._events is not None:
                 self._emit_no_effect(seat, DO_OVER, s)
 
     def _fortune(self, seat: int, s: int, fr: list[int]) -> None:
-        """ZETA-R39: draw 2, destroy one of those two."""
-        drawn = self._draw(seat, 2, FORTUNE)
+        """ZETA-R39: draw 2 (the set's ``fortune_telling.draw``), destroy one of those."""
+        drawn = self._draw(seat, self.nums.fortune_draw, FORTUNE)
         if self.result is not None:
             return
-        if len(drawn) == 2:
-            if drawn[0] == drawn[1]:
+        if len(drawn) >= 2:
+            if min(drawn) == max(drawn):  # one card type: nothing to choose (ZETA-I-CT4)
                 self._destroy_hand(seat, [drawn[0]], cause=FORTUNE)
             else:
                 self._ask(CHOOSE_FORTUNE, seat, {"source": FORTUNE, "square": s, "drawn": sorted(drawn)})
@@ -1251,8 +1252,8 @@ class ZetaState(State):
             self._destroy_hand(seat, drawn, cause=FORTUNE)
 
     def _boost(self, seat: int, s: int, fr: list[int]) -> None:
-        """ZETA-R41: draw 1."""
-        self._draw(seat, 1, BOOST)
+        """ZETA-R41: draw 1 (the set's ``magical_boost.draw``)."""
+        self._draw(seat, self.nums.boost_draw, BOOST)
 
     def _fire(self, seat: int, s: int, fr: list[int]) -> None:
         """ZETA-R42: you may destroy a card directly above or below."""

@@ -1,4 +1,4 @@
-"""The server's routes by concern: the catalog, rooms, seats, records and the play socket.
+"""The server's routes by concern: the catalog, rooms, seats, records, the play socket, accounts and players.
 
 Each module holds one ``router``; :data:`ROUTERS` is the order the app includes them in.
 """
@@ -7,11 +7,11 @@ from __future__ import annotations
 
 from fastapi import APIRouter, FastAPI
 
-from . import catalog, play, records, rooms, seats
+from . import accounts, catalog, play, players, records, rooms, seats, social, studio
 
-ROUTERS: tuple[APIRouter, ...] = (catalog.router, rooms.router, seats.router, records.router, play.router)
+ROUTERS: tuple[APIRouter, ...] = (catalog.router, rooms.router, seats.router, records.router, play.router,
+                                  accounts.router, players.router, studio.router, social.router)
 """Every router of the API, in the order of docs/server.md."""
-
 
 
 def add_routes(app: FastAPI, router: APIRouter) -> None:

@@ -14,9 +14,21 @@ from cardtable.core.errors import ErrorCode
 from cardtable.store import NoSuchRoom, Store, StoreError
 
 from .. import access
+from ..auth import same_origin, session_of
 from ..errors import Refusal
 from ..hub import Connection, Hub, LiveRoom, refusal_of
-from ..protocol import ActionMsg, ClientMessage, CloseCode, ErrorMsg, Hello, PingMsg, Pong, SyncMsg
+from ..protocol import (
+    ActionMsg,
+    ChatIn,
+    ClientMessage,
+    CloseCode,
+    ErrorMsg,
+    Hello,
+    PingMsg,
+    Pong,
+    ResignMsg,
+    SyncMsg,
+)
 from ..services import Services, services_of
 from ..throttle import address_of
 
@@ -62,7 +74,7 @@ async def _receive_text(ws: WebSocket) -> str | None:
     return str(text)
 
 
-def parse_message(text: str, limit: int) -> Hello | ActionMsg | SyncMsg | PingMsg | ErrorMsg:
+def parse_message(text: str, limit: int) -> Hello | ActionMsg | SyncMsg | PingMsg | ChatIn | ResignMsg | ErrorMsg:
     """A client message, or the error to answer it with."""
     if len(text) > limit:
         return ErrorMsg(code=ErrorCode.TOO_LARGE, message=f"messages are limited to {limit} characters")
@@ -93,12 +105,24 @@ async def _writer(ws: WebSocket, conn: Connection) -> None:
         pass
 
 
-def _session_seat(store: Store, room_id: str, hello: Hello) -> int | None:
-    """The seat a socket's hello may play (None: a spectator); Refusal or NoSuchRoom if it may not join."""
+def _session_seat(store: Store, room_id: str, hello: Hello) -> tuple[int | None, str | None]:
+    """The seat a socket's hello may play (None: a spectator) and the account holding it; Refusal or NoSuchRoom
+    if it may not join."""
     if len(room_id) > 24:
         raise NoSuchRoom(f"there is no room {room_id[:24]!r}...")
-    _info, seat = access.room_access(store, room_id, hello.token, hello.invite)
-    return seat
+    info, seat = access.room_access(store, room_id, hello.token, hello.invite)
+    return seat, (info.seats[seat].account_id if seat is not None else None)
+
+
+async def _socket_account(ws: WebSocket, services: Services) -> tuple[str | None, str]:
+    """The account signed in on the socket's browser (its session cookie, from this server's own pages only)."""
+    origin = ws.headers.get("origin")
+    if origin is not None and not same_origin(origin, ws.headers.get("host"), services.settings.trusted_origins):
+        return None, ""
+    session = await session_of(ws.scope, services)
+    if session is None:
+        return None, ""
+    return session.account.id, session.account.name
 
 
 async def _serve_socket(ws: WebSocket, room_id: str, services: Services) -> None:
@@ -127,13 +151,15 @@ async def _serve_socket(ws: WebSocket, room_id: str, services: Services) -> None
     digest = access.digest(hello.token) if hello.token else None
     try:
         with services.throttle.invite_attempt(address_of(ws.client), hello.invite):
-            seat = await asyncio.to_thread(_session_seat, store, room_id, hello)
+            seat, seat_account = await asyncio.to_thread(_session_seat, store, room_id, hello)
+        account, account_name = await _socket_account(ws, services)
     except (Refusal, StoreError) as exc:
         refused = refusal_of(exc)
         await _send_and_close(ws, ErrorMsg(code=refused.code, message=refused.message),
                               HELLO_CLOSE.get(refused.code, CloseCode.FULL))
         return
-    conn = Connection(seat, digest, queue_limit=settings.queue_limit)
+    conn = Connection(seat, digest, queue_limit=settings.queue_limit, account_id=seat_account or account,
+                      name=account_name, address=address_of(ws.client))
     writer = asyncio.ensure_future(_writer(ws, conn))
     live: LiveRoom | None = None
     try:
@@ -160,6 +186,11 @@ async def _serve_socket(ws: WebSocket, room_id: str, services: Services) -> None
                 await hub.resync(live, conn, message.since)
             elif isinstance(message, PingMsg):
                 conn.push(Pong())
+                await hub.seen(conn)
+            elif isinstance(message, ResignMsg):
+                await _resign(hub, live, conn, message)
+            elif isinstance(message, ChatIn):
+                await _chat(hub, live, conn, message)
             else:
                 conn.push(ErrorMsg(code=ErrorCode.BAD_MESSAGE, message="hello is sent once, first"))
     finally:
@@ -172,6 +203,22 @@ async def _serve_socket(ws: WebSocket, room_id: str, services: Services) -> None
             await asyncio.wait_for(writer, 5.0)
         except (TimeoutError, asyncio.CancelledError):
             writer.cancel()
+
+
+async def _resign(hub: Hub, live: LiveRoom, conn: Connection, message: ResignMsg) -> None:
+    ref = message.ref if not (isinstance(message.ref, str) and len(message.ref) > 64) else None
+    try:
+        await hub.resign(live, conn, message.game_no)
+    except Refusal as refused:
+        conn.push(ErrorMsg(code=refused.code, message=refused.message, ref=ref))
+
+
+async def _chat(hub: Hub, live: LiveRoom, conn: Connection, message: ChatIn) -> None:
+    ref = message.ref if not (isinstance(message.ref, str) and len(message.ref) > 64) else None
+    try:
+        await hub.chat(live, conn, message.text)
+    except Refusal as refused:
+        conn.push(ErrorMsg(code=refused.code, message=refused.message, ref=ref))
 
 
 async def _act(hub: Hub, live: LiveRoom, conn: Connection, message: ActionMsg) -> None:

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import asyncio
+from dataclasses import replace
 from typing import Annotated
 
 from fastapi import APIRouter, Query, Request
 
 from .. import access
 from ..access import Bearer, Invite, RoomId
+from ..auth import CurrentAccount
 from ..errors import responses
 from ..protocol import Created, CreateRoom, RoomList, RoomOut
 from ..rooms import plan_room, room_out
@@ -30,8 +32,9 @@ async def list_rooms(services: ServicesDep,
 
 
 @router.post("/api/rooms", response_model=Created, status_code=201, responses=responses(400))
-async def create_room(body: CreateRoom, services: ServicesDep) -> Created:
-    """Make a room: a game, its rule flags and setup, each seat open or a bot, private or listed."""
+async def create_room(body: CreateRoom, services: ServicesDep, account: CurrentAccount) -> Created:
+    """Make a room: a game, its rule flags and setup, each seat open or a bot, private or listed, rated or not
+    (a rated room has no bot seats: ``bad_seats``)."""
     store, hub = services.parts()
     plan = await asyncio.to_thread(plan_room, body)
     invite = access.new_invite() if body.private else None
@@ -39,7 +42,8 @@ async def create_room(body: CreateRoom, services: ServicesDep) -> Created:
         lambda: store.create_room(
             game=plan.game, title=plan.title, rules=plan.rules, rules_version=plan.rules_version, setup=plan.setup,
             private=body.private, invite_hash=access.digest(invite) if invite else None, on_leave=body.on_leave,
-            leave_bot=plan.leave_bot, seats=plan.seats, seed=plan.seed, to_move=plan.to_move))
+            leave_bot=plan.leave_bot, seats=plan.seats, seed=plan.seed, to_move=plan.to_move, rated=body.rated,
+            social=replace(plan.social, owner_account=account.id if account is not None else None)))
     await hub.wake(info.id, info)
     return Created(room=room_out(info), invite=invite)
 

@@ -10,6 +10,7 @@ from cardtable.core.rng import fresh_seed
 
 from .. import access
 from ..access import Bearer, RoomId
+from ..auth import CurrentAccount
 from ..errors import responses
 from ..protocol import Joined, JoinIn, Left, Me, RoomOut
 from ..rooms import check_person_name, first_player, room_out
@@ -20,16 +21,19 @@ router = APIRouter(tags=["seats"])
 
 
 @router.post("/api/rooms/{room_id}/join", response_model=Joined, responses=responses(400, 403, 404, 409, 429))
-async def join(room_id: RoomId, body: JoinIn, request: Request, services: ServicesDep) -> Joined:
-    """Take an open seat; the answer holds the seat token, shown only this once (keep it to come back)."""
+async def join(room_id: RoomId, body: JoinIn, request: Request, services: ServicesDep,
+               account: CurrentAccount) -> Joined:
+    """Take an open seat; the answer holds the seat token, shown only this once (keep it to come back).
+    Signed in, the seat is the account's and goes by the account's name; a rated room refuses guests
+    (``needs_account``)."""
     store, hub = services.parts()
     address = address_of(request.client)
     services.throttle.join(address)
-    name = check_person_name(body.name)
+    name = account.name if account is not None else check_person_name(body.name)
     token = access.new_token()
     with services.throttle.invite_attempt(address, body.invite):
         seat, after = await asyncio.to_thread(access.join_seat, store, room_id, body.seat, body.invite, name,
-                                              access.digest(token))
+                                              access.digest(token), None if account is None else account.id)
     await hub.refresh(room_id, after)
     return Joined(token=token, seat=seat, room=room_out(after))
 

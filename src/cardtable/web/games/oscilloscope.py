@@ -1,10 +1,26 @@
-"""Oscilloscope's part of the web surface: the card data its pages draw waveforms from (``/web/cards``)."""
+"""Oscilloscope's part of the web surface: the card data its pages draw waveforms from (``/web/cards``), and
+the solo game's par (``/web/par/oscilloscope``): the terminal's stored par, the mean score of the heuristic player.
+
+>>> par_of({}, {"players": 1})["games"]
+1000
+>>> par_of({}, {"players": 2}) is None
+True
+"""
 
 from __future__ import annotations
 
+import json
+from functools import cache
+from importlib import resources
 from typing import Any
 
-from ..kit import GameWeb
+from fastapi import APIRouter
+from pydantic import BaseModel, Field
+
+from ..kit import GameWeb, Strict
+
+PAR_DATA = ("cli", "play", "par.json")
+"""The stored pars (measured by ``python -m cardtable.cli.play.par``), read as data where the terminal reads them."""
 
 TRIGGER_MATCHES = {"T_HL": ["HL", "NOISE"], "T_LH": ["LH", "NOISE"], "T_BOTH": ["HL", "LH", "NOISE"],
                    "LOH": ["LOH", "NOISE"], "CLEAR": ["HL", "LH", "LOH", "NOISE"]}
@@ -39,6 +55,60 @@ BROWSER_HOWTO: dict[str, str] = {
 """The how-to-play page's section on playing in the browser, by language."""
 
 
-WEB = GameWeb(browser_howto=BROWSER_HOWTO, cards=cards, messages=messages,
+@cache
+def _pars() -> tuple[dict[str, Any], ...]:
+    """Every stored par entry (the terminal's own file, read as data: the web imports nothing of the terminal)."""
+    return tuple(json.loads(resources.files("cardtable").joinpath(*PAR_DATA).read_text(encoding="utf-8")))
+
+
+def par_of(rules: dict[str, Any], setup: dict[str, Any]) -> dict[str, Any] | None:
+    """The stored par entry of a solo game with these rule flags and setup (None: not solo, or none measured)."""
+    import cardtable
+
+    game = cardtable.load_game("oscilloscope", **rules)
+    normal = game.normalize_setup(setup)
+    if game.num_players_for(normal) != 1:
+        return None
+    changed = dict(game.rules.changed_flags())
+    for entry in _pars():
+        if entry["game"] == "oscilloscope" and dict(entry.get("flags", {})) == changed \
+                and all(normal.get(k) == v for k, v in entry.get("setup", {}).items()):
+            return entry
+    return None
+
+
+class ParIn(Strict):
+    """A room's rule flags and setup."""
+
+    rules: dict[str, Any] = Field(default_factory=dict, max_length=64)
+    setup: dict[str, Any] = Field(default_factory=dict, max_length=16)
+
+
+class ParOut(BaseModel):
+    """A solo game's par: the heuristic player's mean score over seeded games and its 95% interval (par None: none)."""
+
+    par: float | None
+    games: int = 0
+    low: float | None = None
+    high: float | None = None
+
+
+router = APIRouter(tags=["web"])
+
+
+@router.post("/web/par/oscilloscope", response_model=ParOut)
+async def par(body: ParIn) -> ParOut:
+    """The par of a solo game with these rules (OSC-R61's score), as the terminal's end screen shows it."""
+    try:
+        entry = par_of(body.rules, body.setup)
+    except (TypeError, ValueError):
+        entry = None
+    if entry is None:
+        return ParOut(par=None)
+    low, high = entry.get("ci95", [None, None])
+    return ParOut(par=float(entry["mean"]), games=int(entry["games"]), low=low, high=high)
+
+
+WEB = GameWeb(browser_howto=BROWSER_HOWTO, cards=cards, messages=messages, router=router,
               tagline="Feed pulse trains, set triggers and capture the slice when they fire. 1 to 4 players.")
 """Oscilloscope's web part (its kit's ``web_routes``)."""

@@ -10,18 +10,35 @@ export class ApiError extends Error {
   }
 }
 
-/** A JSON request; a refusal throws ApiError with the server's code, message and rule. */
-export async function api(method, path, body, token) {
+// The signed-in account's CSRF token (from sign-up, sign-in or GET /api/account/me): every unsafe request
+// sends it as X-CSRF-Token, and the session cookie goes with every request to this server.
+let csrf = null;
+const UNSAFE = new Set(["POST", "PUT", "PATCH", "DELETE"]);
+
+/** Remember the session's CSRF token (null after signing out). */
+export function setCsrf(token) { csrf = token || null; }
+
+/** The header an unsafe request of this page sends (for a request not made through api()). */
+export function csrfHeaders() { return csrf ? { "X-CSRF-Token": csrf } : {}; }
+
+/**
+ * A JSON request; a refusal throws ApiError with the server's code, message and rule. ``options.guest``
+ * sends it without the session cookie (another player on this device joins as a guest, not as this account).
+ */
+export async function api(method, path, body, token, options = {}) {
   const headers = { Accept: "application/json" };
   if (body !== undefined) headers["Content-Type"] = "application/json";
   if (token) headers.Authorization = "Bearer " + token;
+  if (csrf && !options.guest && UNSAFE.has(method.toUpperCase())) headers["X-CSRF-Token"] = csrf;
   let response;
   try {
-    response = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+    response = await fetch(path, { method, headers, credentials: options.guest ? "omit" : "same-origin",
+      body: body === undefined ? undefined : JSON.stringify(body) });
   } catch {
     throw new ApiError("network", t("The server cannot be reached. Check the connection and try again."));
   }
-  const data = await response.json().catch(() => ({}));
+  const data = response.status === 204 ? {} : await response.json().catch(() => ({}));
+  if (data && typeof data.csrf === "string") csrf = data.csrf;
   if (!response.ok) {
     if (data && data.error) throw new ApiError(data.error.code, data.error.message, data.error.rule, response.status);
     if (data && Array.isArray(data.detail)) {

@@ -3,8 +3,10 @@
 import { h, render, readFile } from "./dom.js";
 import { joinList, language, t, tn } from "./i18n.js";
 import { api, draft, forgetSeat, inviteOf, keepDraft, keepInvite, keepName, keepSeat, mySeats, myName } from "./api.js";
-import { ago, button, errorBox, field, gameTagline, gameTitle, GAMES, openRules, seatChip } from "./ui.js";
+import { ago, button, errorBox, field, gameTagline, gameTitle, GAMES, openRules, seatChip, seatNames } from "./ui.js";
 import { loadGame } from "./table.js";
+import { current } from "./session.js";
+import { clockBody, clockField } from "./social.js";
 
 const BOTS = ["easy", "normal", "hard", "random"];
 
@@ -70,7 +72,8 @@ function fitSeats() {
   const [lo, hi] = playerRange(f.game);
   const n = lo === hi ? lo : f.players;
   const seats = f.seats.slice(0, n);
-  while (seats.length < n) seats.push(seats.length === 0 ? "me" : "bot:normal");
+  const rated = f.rated && current();
+  while (seats.length < n) seats.push(seats.length === 0 ? "me" : rated ? "open" : "bot:normal");
   f.seats = seats;
 }
 
@@ -132,7 +135,9 @@ function gamePicker() {
     GAMES.map((g) => h("button", {
       type: "button", role: "radio", class: ["game-tile", "tile-" + g, L.form.game === g ? "active" : ""],
       "aria-checked": L.form.game === g ? "true" : "false", dataset: { key: "game-" + g, game: g },
-      on: { click: () => { L.form = { ...defaultForm(g), name: L.form.name, title: L.form.title }; fitSeats(); save(); draw(); } },
+      on: { click: () => { L.form = { ...defaultForm(g), name: L.form.name, title: L.form.title, rated: L.form.rated };
+        if (L.form.rated && current()) L.form.seats = L.form.seats.map((s) => (s === "me" ? s : "open"));
+        fitSeats(); save(); draw(); } },
     }, h("span", { class: "tile-art", "aria-hidden": "true" }, part(g).symbol || "♠"),
     h("span", { class: "tile-title" }, gameTitle(g)),
     h("span", { class: "tile-text" }, gameTagline(g)))));
@@ -142,9 +147,11 @@ function seatRow(i) {
   const f = L.form;
   const select = h("select", { class: "input", dataset: { key: "seat-" + i }, "aria-label": t("Seat {n}", { n: i + 1 }) },
     h("option", { value: "me", selected: f.seats[i] === "me" }, t("You")),
-    h("option", { value: "here", selected: f.seats[i] === "here" }, t("Another player on this device (pass and play)")),
+    f.rated && current() ? null
+      : h("option", { value: "here", selected: f.seats[i] === "here" }, t("Another player on this device (pass and play)")),
     h("option", { value: "open", selected: f.seats[i] === "open" }, t("A person (invite link)")),
-    BOTS.map((b) => h("option", { value: "bot:" + b, selected: f.seats[i] === "bot:" + b }, botLabel(b))));
+    f.rated && current() ? null
+      : BOTS.map((b) => h("option", { value: "bot:" + b, selected: f.seats[i] === "bot:" + b }, botLabel(b))));
   select.addEventListener("change", () => {
     if (select.value === "me") f.seats = f.seats.map((s) => (s === "me" ? "open" : s));
     f.seats[i] = select.value;
@@ -228,7 +235,7 @@ function flagControl(flag) {
   }
   const changed = flag.name in f;
   return h("div", { class: ["flag", changed ? "changed" : ""] },
-    h("div", { class: "flag-head", title: flag.name }, h("span", { class: "flag-name" }, t(flag.doc)), control),
+    h("div", { class: "flag-head", dataset: { flag: flag.name } }, h("span", { class: "flag-name" }, t(flag.doc)), control),
     h("div", { class: "flag-doc" },
       flag.ledger ? h("button", { type: "button", class: "rule-link", on: { click: () => openRules(L.form.game, flag.ledger) } },
         flag.ledger) : null,
@@ -259,9 +266,19 @@ async function create(event) {
   event.preventDefault();
   const f = L.form;
   const me = f.seats.includes("me") ? f.seats.indexOf("me") : f.seats.indexOf("here");
-  const name = f.name.trim();
+  const account = current();
+  const rated = Boolean(account && f.rated);
+  // a signed-in player sits under their account's name (the server puts it on the seat)
+  const name = account ? account.account.name : f.name.trim();
   if (me >= 0 && !name) {
     L.error = { code: "bad_name", message: t("Enter your name to take a seat.") };
+    draw();
+    return;
+  }
+  // the game's own check of its setup (Zeta's decks): every problem at once, each under its seat, before the room is made
+  const problems = part().problems ? await part().problems(kit()).catch((e) => [e.message]) : [];
+  if (problems.length) {
+    L.error = { code: "bad_setup", message: problems.join("\n") };
     draw();
     return;
   }
@@ -270,14 +287,15 @@ async function create(event) {
   draw();
   try {
     const body = {
-      game: f.game, title: f.title.trim(), rules: f.flags, setup: setupOf(), private: f.private, on_leave: f.on_leave,
+      game: f.game, title: f.title.trim(), rules: f.flags, setup: setupOf(), private: f.private, on_leave: f.on_leave, rated,
+      ...clockBody(f),
       seats: f.seats.map((s) => (s.startsWith("bot:") ? { kind: "bot", spec: s.slice(4) } : { kind: "open" })),
     };
     const made = await api("POST", "/api/rooms", body);
     const room = made.room;
     if (made.invite) keepInvite(room.id, made.invite);
     if (me >= 0) {
-      keepName(name);
+      if (!account) keepName(name);
       const joined = await api("POST", `/api/rooms/${room.id}/join`, { name, seat: me, invite: made.invite || undefined });
       const entry = { token: joined.token, seat: joined.seat, name, game: room.game, title: room.title };
       // pass and play: this browser holds every seat played on this device, and hands the device over in turn
@@ -285,7 +303,8 @@ async function create(event) {
       for (let i = 0; i < f.seats.length; i++) {
         if (f.seats[i] !== "here" || i === me) continue;
         const other = t("Player {n}", { n: i + 1 });
-        const sat = await api("POST", `/api/rooms/${room.id}/join`, { name: other, seat: i, invite: made.invite || undefined });
+        const sat = await api("POST", `/api/rooms/${room.id}/join`, { name: other, seat: i, invite: made.invite || undefined },
+          undefined, { guest: true });
         here.push({ seat: sat.seat, token: sat.token, name: other });
       }
       if (here.length > 1) entry.hotseat = here;
@@ -293,7 +312,9 @@ async function create(event) {
     }
     location.href = `/room/${room.id}` + (made.invite ? `?invite=${encodeURIComponent(made.invite)}` : "");
   } catch (e) {
-    L.error = e;
+    // the engine counts seats from 0 ("seat 0: ..."); players call them P1, P2
+    L.error = e && typeof e.message === "string"
+      ? Object.assign(e, { message: e.message.replace(/\bseat (\d)\b/g, (_, n) => `P${Number(n) + 1}`) }) : e;
     L.busy = false;
     draw();
   }
@@ -318,6 +339,20 @@ function form() {
   }
   const priv = h("input", { type: "checkbox", checked: f.private, dataset: { key: "private" } });
   priv.addEventListener("change", () => { f.private = priv.checked; save(); });
+  const account = current();
+  let rated = null;
+  if (account) {
+    const box = h("input", { type: "checkbox", checked: Boolean(f.rated), dataset: { key: "rated" }, id: "rated" });
+    box.addEventListener("change", () => {
+      f.rated = box.checked;
+      // a rated room's seats are people signed in to their accounts: no bots, no second player on this device
+      if (f.rated) f.seats = f.seats.map((s) => (s === "me" ? s : "open"));
+      save();
+      draw();
+    });
+    rated = h("div", { class: "rated-box" }, h("label", { class: "check" }, box, t("Rated game")),
+      h("span", { class: "field-help" }, t("Every seat must be taken by a person signed in to an account; the result changes their ratings.")));
+  }
   const leave = h("select", { class: "input", dataset: { key: "onleave" } },
     h("option", { value: "reopen", selected: f.on_leave === "reopen" }, t("the seat opens for someone else")),
     h("option", { value: "bot", selected: f.on_leave === "bot" }, t("a bot takes it over")));
@@ -326,7 +361,8 @@ function form() {
     h("h2", { id: "new-room-title" }, t("New room")),
     gamePicker(),
     h("div", { class: "form-grid" },
-      field(t("Your name"), name),
+      account ? field(t("Your name"), h("span", { class: "as-account", id: "your-name" }, account.account.name),
+        t("Your account's name.")) : field(t("Your name"), name),
       field(t("Room title"), title, t("Optional; shown in the room list.")),
       players),
     h("fieldset", { class: "seats-box" }, h("legend", null, t("Seats")),
@@ -337,7 +373,9 @@ function form() {
     flagsPanel(),
     h("div", { class: "form-grid" },
       h("label", { class: "check" }, priv, t("Private room (only people with the invite link)")),
-      field(t("When a person leaves"), leave)),
+      rated,
+      field(t("When a person leaves"), leave),
+      clockField(f, save, draw)),
     errorBox(L.error, () => { L.error = null; draw(); }),
     h("div", { class: "actions" },
       h("button", { type: "submit", class: "btn btn-primary btn-large", disabled: L.busy || !L.catalog, dataset: { key: "create" } },
@@ -351,10 +389,12 @@ function seatsSummary(room) {
   return h("span", { class: "seat-list" }, room.seats.map((s) => h("span", {
     class: ["seat-chip", "small", "seat-" + s.seat, s.status === "open" ? "open" : ""] },
   h("span", { class: "seat-dot", "aria-hidden": "true" }),
-  s.status === "open" ? t("P{n} open", { n: s.seat + 1 }) : s.label)));
+  s.status === "open" ? t("P{n} open", { n: s.seat + 1 }) : seatNames([s.label])[0])));
 }
 
 function statusWord(room) {
+  // the server keeps a room "playing" until it ends; one with no move for a day is shown as left idle
+  if (room.status === "playing" && quiet(room)) return t("idle: no move for a day");
   return { waiting: t("waiting for players"), playing: t("playing"), finished: t("finished") }[room.status] || room.status;
 }
 
@@ -365,6 +405,7 @@ function roomRow(room, kind) {
     h("div", { class: "room-main" },
       h("a", { href: `/room/${room.id}`, class: "room-title" }, title),
       h("span", { class: ["badge", "game-" + room.game] }, gameTitle(room.game)),
+      room.rated ? h("span", { class: "badge badge-rated" }, t("rated")) : null,
       h("span", { class: "muted small" }, statusWord(room), " · ", ago(room.updated_at))),
     seatsSummary(room),
     h("div", { class: "room-buttons" },
@@ -382,8 +423,11 @@ function mineRow([id, item]) {
       h("span", { class: "muted small" }, t("This seat is no longer held by this browser."))),
     h("div", { class: "room-buttons" }, button(t("Forget"), forget, { class: "small" })));
   }
-  const mine = room.to_move === entry.seat && room.status === "playing";
-  const title = room.title || t("{game} room", { game: gameTitle(room.game) });
+  const mine = room.to_move === entry.seat && room.status === "playing" && !quiet(room);
+  // an untitled room is named by who else sits there, so two "Zeta room" rows read apart
+  const others = room.seats.filter((s) => s.seat !== entry.seat && s.status !== "open").map((s) => seatNames([s.label])[0]);
+  const title = room.title || (others.length ? t("{game} with {names}", { game: gameTitle(room.game), names: joinList(others) })
+    : t("{game} room", { game: gameTitle(room.game) }));
   const invite = inviteOf(id);
   return h("li", { class: ["room-row", mine ? "your-turn" : ""], dataset: { room: id } },
     h("div", { class: "room-main" },
@@ -392,7 +436,8 @@ function mineRow([id, item]) {
       mine ? h("span", { class: "badge badge-turn" }, t("Your turn")) : h("span", { class: "muted small" }, statusWord(room)),
       h("span", { class: "muted small" }, t("as {name}", { name: room.seats[entry.seat] ? room.seats[entry.seat].label : entry.name })),
       // two rooms of one game look alike: when each began and when it last moved tell them apart
-      h("span", { class: "muted small room-dates" }, entry.joined ? t("since {date}", { date: new Date(entry.joined).toLocaleDateString(language()) }) + " · " : "",
+      h("span", { class: "muted small room-dates" }, entry.joined ? t("since {date}", { date: new Date(entry.joined).toLocaleString(language(),
+        { dateStyle: "medium", timeStyle: "short" }) }) + " · " : "",
         t("last move {ago}", { ago: ago(room.updated_at) }))),
     seatsSummary(room),
     h("div", { class: "room-buttons" },
@@ -404,10 +449,14 @@ function mineRow([id, item]) {
 // A playing room with no move for a day is left out of "Being played" (its players went away).
 const QUIET_MS = 24 * 3600 * 1000;
 
+/** Whether a room has had no move for a day. */
+function quiet(room) {
+  return Date.now() - new Date(room.updated_at).getTime() >= QUIET_MS;
+}
+
 /** The rooms being played now: those with a move within the last day. */
 function lively() {
-  const now = Date.now();
-  return L.playing.filter((r) => r.status !== "playing" || now - new Date(r.updated_at).getTime() < QUIET_MS);
+  return L.playing.filter((r) => r.status !== "playing" || !quiet(r));
 }
 
 function lists() {

@@ -5,6 +5,7 @@ import { t } from "./i18n.js";
 import { api, inviteOf, seatOf } from "./api.js";
 import { button, errorBox, gameTitle, openRules, seatNames } from "./ui.js";
 import { loadGame, logPanel } from "./table.js";
+import { endHow } from "./social.js";
 
 const P = {
   container: null, room: null, gameNo: 1, info: null, step: 0, mode: "reveal", data: null, events: [], lines: [],
@@ -164,6 +165,7 @@ function draw() {
     h("p", { class: "last-action", id: "last-action" }, action ? [h("strong", null, t("Move {n}:", { n: P.step })), " ",
       actor !== null ? seatNames(info.names)[actor] + " · " : "", P.module.describeAction(action, { ...ctx, seat: actor }), " ", h("code", { class: "muted" }, action)]
       : t("The start of the game: step forward with the ▶ buttons or the → key.")),
+    P.step === info.steps && info.end ? endHow({ end: info.end.kind, loser: info.end.seat }, seatNames(info.names), null) : null,
     outcome ? h("section", { class: "end-card" }, h("h2", null, outcome.winner_names && outcome.winner_names.length
       ? t("{names} won", { names: seatNames(outcome.winner_names).join(" & ") }) : t("Draw")),
     h("p", { class: "reason" }, P.module.reason(outcome, ctx), " ", outcome.rule ? h("button", { type: "button", class: "rule-link",
@@ -172,7 +174,17 @@ function draw() {
     P.module.detail && P.module.detail(outcome, ctx) ? h("p", { class: "muted small end-detail" }, P.module.detail(outcome, ctx)) : null) : null,
     h("div", { class: "room-grid" },
       h("div", { class: "board-area" }, P.module.render(ctx)),
-      h("aside", { class: "side" }, logPanel(ctx, P.module, P.lines)))));
+      h("aside", { class: "side" }, logPanel(ctx, P.module, P.lines), chatReplay(info)))));
+}
+
+/** The game's chat, kept with its record: every message as text. */
+function chatReplay(info) {
+  const messages = info.chat || [];
+  if (!messages.length) return null;
+  return h("section", { class: "card side-card chat-card", id: "chat", "aria-labelledby": "chat-title" },
+    h("h2", { id: "chat-title" }, t("Chat")),
+    h("ul", { class: "chat-log", id: "chat-log" }, messages.map((m) => h("li", { class: ["chat-msg", m.seat === null ? "from-spectator" : ""] },
+      h("span", { class: "chat-who" }, m.label || m.name || ""), h("span", { class: "chat-text" }, m.text)))));
 }
 
 function lastActor() {

@@ -5,8 +5,10 @@ import { copyText, download, h, render, scrollToEnd } from "./dom.js";
 import { language, t, tn } from "./i18n.js";
 import { api, forgetSeat, inviteOf, keepInvite, keepName, keepSeat, myName, seatOf } from "./api.js";
 import { RoomSocket } from "./socket.js";
-import { button, errorBox, gameTitle, openRules, seatChip, seatNames } from "./ui.js";
+import { button, errorBox, gameTitle, openRules, playerLink, seatChip, seatNames } from "./ui.js";
+import { current } from "./session.js";
 import { loadGame, choicesPanel, logPanel } from "./table.js";
+import { chatCard, chatError, clocksBar, endHow, resignControl, startTicking, takeChat, takeClock } from "./social.js";
 
 const R = {
   container: null, roomId: null, invite: null, entry: null, socket: null, room: null, msg: null, events: [], lines: [],
@@ -69,6 +71,8 @@ function connect() {
       }
       const previous = R.msg && R.msg.game_no === msg.game_no ? R.msg.view : null;
       R.msg = msg;
+      takeClock(R, msg);
+      startTicking(R);
       R.events = events;
       R.lines = lines;
       if (moved) {
@@ -80,6 +84,7 @@ function connect() {
       if (msg.outcome && R.endSeen !== msg.game_no) {
         R.endSeen = msg.game_no;
         loadHistory();
+        loadRatings(msg.game_no);
       }
       R.sending = false;
       draw();
@@ -97,7 +102,14 @@ function connect() {
     onAccepted: () => {
       R.error = null;
     },
+    onChat: (data) => {
+      if (takeChat(data)) draw();
+    },
     onError: (error) => {
+      if (chatError(error, R.socket.chatRefs)) {
+        draw();
+        return;
+      }
       R.error = refusal(error);
       R.sending = false;
       draw();
@@ -155,6 +167,45 @@ async function loadHistory() {
   } catch { /* the history is a convenience */ }
 }
 
+/** A finished game's rating changes (a rated room's), read again a few times while the server applies them. */
+async function loadRatings(gameNo, tries = 0) {
+  if (!R.room || !R.room.rated) return;
+  try {
+    const q = R.invite ? `?invite=${encodeURIComponent(R.invite)}` : "";
+    const out = await api("GET", `/api/rooms/${R.roomId}/games/${gameNo}/ratings${q}`, undefined, R.entry ? R.entry.token : undefined);
+    // the server applies them with the game's last move; a moment later is asked again, just in case
+    const again = !(out.changes || []).length && tries < 3;
+    R.ratings = { game_no: gameNo, final: !again, ...out };
+    draw();
+    if (again) setTimeout(() => loadRatings(gameNo, tries + 1), 700);
+  } catch {
+    if (tries < 3) setTimeout(() => loadRatings(gameNo, tries + 1), 700);
+  }
+}
+
+/** The end screen's rating changes: each player's rating before and after, the change, and "provisional". */
+function ratingsLine(ctx) {
+  const r = R.ratings;
+  if (!R.room.rated || !R.msg || !r || r.game_no !== R.msg.game_no) return null;
+  const changes = r.changes || [];
+  if (!changes.length) {
+    return h("p", { class: "muted small rating-changes", id: "rating-changes" }, !r.final ? t("The ratings are being updated…")
+      : t("This game is not rated: every seat must be held by one signed-in player from the first move to the last."));
+  }
+  return h("div", { class: "rating-changes", id: "rating-changes" },
+    h("h3", null, t("Ratings")),
+    h("ul", { class: "rating-change-list" }, changes.map((c) => {
+      const delta = Number(c.delta);
+      return h("li", { class: ["rating-change", c.seat === R.seat ? "mine" : ""], dataset: { seat: c.seat } },
+        seatChip(null, c.seat), playerLink(c.account, c.name),
+        h("span", { class: "rating-before" }, String(c.before)), h("span", { "aria-hidden": "true" }, " → "),
+        h("strong", { class: "rating-after" }, String(c.after)),
+        h("span", { class: ["rating-delta", delta > 0 ? "up" : delta < 0 ? "down" : ""] },
+          delta > 0 ? `+${delta}` : delta < 0 ? `−${Math.abs(delta)}` : "±0"),
+        c.provisional ? h("span", { class: "tag tag-provisional", title: t("Provisional until 10 rated games") }, t("provisional")) : null);
+    })));
+}
+
 function play(action) {
   if (!R.socket) return;
   R.error = null;
@@ -167,7 +218,14 @@ function play(action) {
 }
 
 async function join(seat) {
-  const name = R.joinName.trim();
+  const account = current();
+  if (R.room && R.room.rated && !account) {
+    R.error = { code: "needs_account", message: "" };
+    draw();
+    return;
+  }
+  // a signed-in player sits under their account's name (the server puts it on the seat)
+  const name = account ? account.account.name : R.joinName.trim();
   if (!name) {
     R.error = { code: "bad_name", message: t("Enter your name to take a seat.") };
     draw();
@@ -175,7 +233,7 @@ async function join(seat) {
   }
   try {
     const joined = await api("POST", `/api/rooms/${R.roomId}/join`, { name, seat, invite: R.invite || undefined });
-    keepName(name);
+    if (!account) keepName(name);
     R.entry = { token: joined.token, seat: joined.seat, name, game: joined.room.game, title: joined.room.title };
     keepSeat(R.roomId, R.entry);
     R.room = joined.room;
@@ -341,10 +399,12 @@ function endCard(ctx) {
     h("h2", null, head),
     h("p", { class: "reason" }, reason, " ", o.rule ? h("button", { type: "button", class: "rule-link",
       on: { click: () => openRules(R.room.game, o.rule) } }, o.rule) : null),
+    endHow(o, ctx.names, R.seat),
     R.module && R.module.endDetail ? R.module.endDetail(ctx) : null,
     scores,
     endDetailLine(o, ctx),
     runningScoreLine(ctx.names),
+    ratingsLine(ctx),
     h("div", { class: "actions" },
       R.entry ? button(t("Rematch"), rematch, { kind: "primary", dataset: { key: "rematch" } }) : null,
       button(t("Download the record"), () => downloadRecord(m.game_no), { dataset: { key: "download" } }),
@@ -379,7 +439,9 @@ function lastGameCard(ctx) {
   if (!last || (R.msg && R.msg.outcome)) return null;
   const o = last.outcome;
   const winners = o.winners || [];
-  const head = !winners.length ? t("Draw") : R.seat !== null && winners.includes(R.seat) ? t("You won")
+  // a solo game is a score attack: nobody "won" it, it scored
+  const head = last.names.length === 1 ? t("score {score}", { score: (o.scores || [0])[0] })
+    : !winners.length ? t("Draw") : R.seat !== null && winners.includes(R.seat) ? t("You won")
     : t("{names} won", { names: winners.map((w) => last.names[w]).join(" & ") });
   return h("section", { class: "last-game", dataset: { key: "last-game" }, "aria-live": "polite" },
     h("strong", null, t("Game {n}", { n: last.game_no }), ": ", head), " ",
@@ -425,25 +487,34 @@ function seatsCard() {
     "aria-label": t("Your name"), dataset: { key: "join-name" } });
   name.addEventListener("input", () => { R.joinName = name.value; });
   const anyOpen = room.seats.some((s) => s.status === "open");
+  const account = current();
+  const guestInRated = room.rated && !account;
   const rows = room.seats.map((s) => {
     const you = R.seat === s.seat;
     const thinking = botToMove() && m && m.to_move === s.seat;
     let state;
     if (s.status === "open") {
-      state = R.seat === null && R.entry === null
+      state = R.seat === null && R.entry === null && !guestInRated
         ? button(t("Take this seat"), () => join(s.seat), { kind: "primary", class: "small", dataset: { key: "join-" + s.seat } })
         : h("span", { class: "muted" }, t("open"));
     } else if (s.status === "bot") state = h("span", { class: "muted" }, thinking ? t("thinking…") : t("bot"));
     else state = h("span", { class: "muted" }, you ? t("you") : t("person"));
     return h("li", { class: ["seat-row", you ? "you" : "", m && m.to_move === s.seat && !m.outcome ? "to-move" : ""] },
-      seatChip(names, s.seat), thinking ? h("span", { class: "spinner small", "aria-hidden": "true" }) : null, state);
+      s.account ? h("a", { href: `/players/${encodeURIComponent(s.account)}`, class: "seat-link", title: t("Profile") },
+        seatChip(names, s.seat)) : seatChip(names, s.seat), thinking ? h("span", { class: "spinner small", "aria-hidden": "true" }) : null, state);
   });
   const invite = `${location.origin}/room/${R.roomId}` + (R.invite ? `?invite=${encodeURIComponent(R.invite)}` : "");
   let copied = null;
   return h("section", { class: "card side-card", "aria-labelledby": "seats-title" },
     h("h2", { id: "seats-title" }, t("Seats")),
     h("ul", { class: "seat-rows" }, rows),
-    anyOpen && R.seat === null && R.entry === null ? name : null,
+    anyOpen && R.seat === null && R.entry === null && !account && !guestInRated ? name : null,
+    anyOpen && R.seat === null && R.entry === null && account ? h("p", { class: "muted small" },
+      t("You sit as {name}.", { name: account.account.name })) : null,
+    anyOpen && R.seat === null && R.entry === null && guestInRated ? h("div", { class: "notice", id: "needs-account" },
+      t("This room is rated: only players signed in to an account can take its seats."), " ",
+      h("a", { href: `/signin?next=${encodeURIComponent("/room/" + R.roomId + location.search)}` }, t("Sign in")), " · ",
+      h("a", { href: `/signup?next=${encodeURIComponent("/room/" + R.roomId + location.search)}` }, t("Make an account"))) : null,
     anyOpen ? h("div", { class: "invite" },
       h("span", { class: "field-label" }, t("Invite link")),
       h("div", { class: "row" }, h("input", { class: "input mono", readonly: true, value: invite, id: "invite-link",
@@ -494,14 +565,17 @@ function draw() {
         h("h1", null, title),
         h("span", { class: ["badge", "game-" + room.game] }, gameTitle(room.game)),
         room.private ? h("span", { class: "badge" }, t("private")) : null,
+        room.rated ? h("span", { class: "badge badge-rated" }, t("rated")) : null,
         R.seat === null ? h("span", { class: "badge badge-watch" }, t("watching")) : null,
         statusLine()),
       h("div", { class: "room-tools" },
+        resignControl(R, draw),
         button(t("Rules"), () => openRules(room.game), { kind: "ghost", class: "small", dataset: { key: "rules" } }),
         h("a", { class: "btn btn-ghost small", href: "/" }, t("Lobby")))),
     R.notice ? h("div", { class: "notice", role: "status" }, R.notice) : null,
     errorBox(R.error, () => { R.error = null; draw(); }),
     banner(ctx),
+    clocksBar(R, ctx.names),
     lastGameCard(ctx),
     endCard(ctx),
     h("div", { class: "room-grid" },
@@ -510,6 +584,7 @@ function draw() {
         seatsCard(),
         isMine() ? choicesPanel(ctx, R.module) : null,
         logPanel(ctx, R.module, R.lines),
+        chatCard(R, draw),
         historyCard()))));
   if (!R.drawn) {
     R.drawn = true;

@@ -10,11 +10,12 @@ export const STOP_CODES = { 4403: "no_access", 4404: "no_such_room" };
 export const SEAT_LOST_CODES = { 4401: "bad_token", 4409: "revoked" };
 
 export class RoomSocket {
-  constructor(roomId, { token, invite, onState, onRoom, onWelcome, onError, onAccepted, onStatus, onSeatLost, onStop }) {
+  constructor(roomId, { token, invite, onState, onRoom, onWelcome, onError, onAccepted, onStatus, onSeatLost, onStop, onBot, onChat }) {
     this.roomId = roomId;
     this.token = token || null;
     this.invite = invite || null;
-    this.handlers = { onState, onRoom, onWelcome, onError, onAccepted, onStatus, onSeatLost, onStop };
+    this.handlers = { onState, onRoom, onWelcome, onError, onAccepted, onStatus, onSeatLost, onStop, onBot, onChat };
+    this.chatRefs = new Set();
     this.events = [];
     this.lines = [];
     this.gameNo = null;
@@ -123,6 +124,8 @@ export class RoomSocket {
       if (h.onRoom) h.onRoom(data.room);
     } else if (data.type === "bot") {
       if (h.onBot) h.onBot(data);
+    } else if (data.type === "chat" || data.type === "chat_log") {
+      if (h.onChat) h.onChat(data);
     }
   }
 
@@ -176,6 +179,21 @@ export class RoomSocket {
     const item = { action, version: this.version ?? 0 };
     this.pending.set(ref, item);
     if (!this.raw(ref, item)) this.soon(0);
+    return ref;
+  }
+
+  /** Send a chat message (plain text); its ref is kept so that a refusal is known as the chat's. */
+  chat(text) {
+    const ref = "c" + (++this.ref);
+    this.chatRefs.add(ref);
+    this.send({ type: "chat", text, ref });
+    return ref;
+  }
+
+  /** Give up the current game (every other seat wins). */
+  resign(gameNo) {
+    const ref = "r" + (++this.ref);
+    this.send({ type: "resign", game_no: gameNo, ref });
     return ref;
   }
 

@@ -43,7 +43,7 @@ export function choicesPanel(ctx, module) {
       }
     }
   }
-  const input = h("input", { class: "input mono", list: "legal-actions", placeholder: t("e.g. {action}", { action: legal[0] || "pass" }),
+  const input = h("input", { class: "input mono", list: "legal-actions", placeholder: t("A move's notation; the list offers the legal moves"),
     "aria-label": t("Type a move"), dataset: { key: "command" }, autocomplete: "off", spellcheck: "false", id: "command" });
   input.addEventListener("keydown", (e) => {
     if (e.key === "Enter" && input.value.trim()) {
@@ -58,7 +58,7 @@ export function choicesPanel(ctx, module) {
       h("summary", null, tn("Show the {n} legal move", "Show all {n} legal moves", legal.length)),
       h("ul", { class: "choice-list" }, items)),
     h("label", { class: "field command" }, h("span", { class: "field-label" }, t("Type a move")), input,
-      h("datalist", { id: "legal-actions" }, legal.slice(0, 400).map((a) => h("option", { value: a })))));
+      h("datalist", { id: "legal-actions" }, legal.slice(0, 400).map((a) => h("option", { value: a, label: module.describeAction(a, ctx) })))));
 }
 
 /** Who sat in each seat, game version by version (the room's seat history): a seat's sittings in order. */

@@ -4,6 +4,7 @@ import { h, render } from "./dom.js";
 import { language, LANGUAGES, setLanguage, t } from "./i18n.js";
 import { markdown } from "./markdown.js";
 import { api } from "./api.js";
+import { current, signOut } from "./session.js";
 
 /** The games this server serves, in its order (filled by loadGames before any page draws). */
 export let GAMES = [];
@@ -20,6 +21,23 @@ export function loadGames() {
     }, (e) => { loading = null; throw e; });
   }
   return loading;
+}
+
+let catalogLoading = null;
+
+/** The server's game catalog (``GET /api/games``: each game's players and rule variants), loaded once. */
+export function gameCatalog() {
+  if (!catalogLoading) catalogLoading = api("GET", "/api/games").catch((e) => { catalogLoading = null; throw e; });
+  return catalogLoading;
+}
+
+/** The player counts a game is played with by more than one person (those a rating is kept for). */
+export async function ratedPlayerCounts(game) {
+  const info = (await gameCatalog()).games.find((g) => g.name === game);
+  if (!info) return [2];
+  const counts = [];
+  for (let n = Math.max(2, info.min_players); n <= info.max_players; n++) counts.push(n);
+  return counts.length ? counts : [2];
 }
 
 /** What the server says about a game's page (title, tagline, rule_prefix, module), or null. */
@@ -85,6 +103,15 @@ export function errorWords(code) {
     network: t("The server cannot be reached. Check the connection and try again."),
     internal_error: t("The server failed. Reconnecting."),
     no_such_rule: t("There is no rule with that id."),
+    not_signed_in: t("Sign in first."),
+    bad_credentials: t("That name and password do not match an account."),
+    name_taken: t("That name is taken: choose another."),
+    weak_password: t("Choose a password of 8 to 256 characters."),
+    csrf: t("The page is out of date: reload it and try again."),
+    passkey_failed: t("The passkey could not be used."),
+    needs_account: t("This room is rated: only players signed in to an account can take its seats."),
+    no_such_player: t("There is no such player."),
+    rate_limited: t("Too many tries: wait a minute and try again."),
   };
   return words[code] || t("Refused.");
 }
@@ -111,14 +138,56 @@ export function header(active) {
     h("a", { href: "/", class: "brand" }, h("span", { class: "brand-mark", "aria-hidden": "true" }, "♠"), "cardtable"),
     h("nav", { class: "nav", "aria-label": t("Pages") },
       link("/", t("Lobby"), "lobby"),
+      link("/play", t("Play now"), "play"),
+      current() ? link("/games", [t("My games"), h("span", { class: "count-badge", id: "my-turn-count", hidden: true })], "games") : null,
+      current() ? link("/friends", [t("Friends"), h("span", { class: "count-badge", id: "unread-count", hidden: true })], "friends") : null,
       link("/decks", t("Deck builder"), "decks"),
+      link("/leaderboards", t("Leaderboards"), "leaderboards"),
+      link("/studio", t("Studio"), "studio"),
       link("/rules", t("How to play"), "rules")),
+    accountMenu(active),
     h("div", { class: "lang-switch", role: "group", "aria-label": t("Language") },
       LANGUAGES.map((lang) => h("button", {
         type: "button", class: ["lang", language() === lang ? "active" : ""], lang,
         "aria-pressed": language() === lang ? "true" : "false", dataset: { key: "lang-" + lang },
         on: { click: () => setLanguage(lang, true) },
       }, lang === "en" ? "English" : "日本語"))));
+}
+
+/** The signed-in player's menu (profile, settings, sign out), or a "Sign in" link for a guest. */
+function accountMenu(active) {
+  const me = current();
+  if (!me) {
+    return h("a", { href: "/signin", class: ["nav-link", "account-link", active === "account" ? "active" : ""],
+      id: "account-menu" }, t("Sign in"));
+  }
+  const out = async () => {
+    try { await signOut(); } catch { /* the session is gone either way */ }
+    location.href = "/";
+  };
+  const menu = h("details", { class: "account-menu", id: "account-menu" },
+    h("summary", { class: "nav-link", "aria-label": t("Signed in as {name}", { name: me.account.name }) },
+      h("span", { class: "account-dot", "aria-hidden": "true" }), h("span", { class: "account-name" }, me.account.name)),
+    h("div", { class: "menu" },
+      h("a", { href: `/players/${encodeURIComponent(me.account.id)}`, class: "menu-item" }, t("My profile")),
+      h("a", { href: "/account", class: "menu-item" }, t("Account settings")),
+      h("button", { type: "button", class: "menu-item", dataset: { key: "sign-out" }, on: { click: out } }, t("Sign out"))));
+  return menu;
+}
+
+// a click anywhere else closes the account menu
+document.addEventListener("click", (e) => {
+  for (const menu of document.querySelectorAll(".account-menu[open]")) if (!menu.contains(e.target)) menu.open = false;
+});
+
+// the name the server gives a deleted account (no account can take it), shown in the page's language
+const DELETED = "deleted player";
+
+/** A link to a player's profile, their name as text (a deleted account is "deleted player", translated). */
+export function playerLink(account, name) {
+  const text = !name || name === DELETED ? t("deleted player") : name;
+  return account ? h("a", { href: `/players/${encodeURIComponent(account)}`, class: "player-link" }, text)
+    : h("span", { class: "player-name" }, text);
 }
 
 /** A seat's label in its colour. */

@@ -4,6 +4,7 @@
 import { h, s } from "../dom.js";
 import { joinList, t, tn } from "../i18n.js";
 import { button, openRules, seatChip } from "../ui.js";
+import { api } from "../api.js";
 
 const LETTERS = "ABCDEF";
 const POSITIONS = 5;
@@ -583,12 +584,35 @@ function describeEvent(e, names) {
   }
 }
 
-/** The end's detail line: the scores are on the end screen already; a solo game says its counted noise. */
+/** The end's detail line: the scores are on the end screen already; a solo game says what its counted noise is. */
 function detail(o, ctx) {
   const view = ctx.view || {};
   const counted = (view.counters || {}).counted_noise;
-  if (view.players === 1 && counted !== undefined) return t("Counted noise: {n} of 3.", { n: counted });
+  if (view.players === 1 && counted !== undefined) {
+    // OSC-R59/R60: the counted noise is the timer; one capture may bring it past 3 (two NOISE cards at once)
+    return t("Counted noise: {n}. Each capture counts its NOISE cards minus its CLEAR cards; the game ends when the count reaches 3.", { n: counted });
+  }
   return null;
+}
+
+/** A solo room's par (the terminal's: the heuristic player's mean score), asked once as the room opens. */
+async function prepare(setup, rules) {
+  if (Number((setup || {}).players ?? 1) !== 1) return null;
+  try {
+    return { par: await api("POST", "/web/par/oscilloscope", { rules: rules || {}, setup: setup || {} }) };
+  } catch { return null; }
+}
+
+/** The solo end screen's par line: the score against the heuristic player's mean (OSC-R61). */
+function endDetail(ctx) {
+  const view = ctx.view || {};
+  const par = ctx.extra && ctx.extra.par;
+  if (view.players !== 1 || !par || par.par === null || !ctx.outcome) return null;
+  const score = Number((ctx.outcome.scores || [0])[0]);
+  const where = score > par.par ? t("above par") : score < par.par ? t("below par") : t("on par");
+  return h("p", { class: "par-line", id: "par" },
+    h("strong", null, t("Par {par}", { par: par.par.toFixed(1) })), " · ", where, " · ",
+    h("span", { class: "muted small" }, t("the mean score of the computer's heuristic player over {n} games", { n: par.games })));
 }
 
 function reason(o, ctx) {
@@ -651,4 +675,4 @@ const guide = {
   ],
 };
 
-export default { render, prompt, describeEvent, describeAction, reason, detail, groupLabel, importantEvent, lobby, guide };
+export default { render, prompt, describeEvent, describeAction, reason, detail, prepare, endDetail, groupLabel, importantEvent, lobby, guide };

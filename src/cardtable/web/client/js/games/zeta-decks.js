@@ -3,8 +3,9 @@
 // and effect stay), deck files (TOML) saved, loaded, printed and played.
 import { download, h, readFile, render } from "../dom.js";
 import { language, t, tn } from "../i18n.js";
-import { api, draft, keepDecks, keepDraft, savedDecks } from "../api.js";
+import { api, csrfHeaders, draft, keepDecks, keepDraft, savedDecks } from "../api.js";
 import { button, field, openRules } from "../ui.js";
+import { presetName } from "./zeta.js";
 
 const D = {
   cards: [], presets: [], deck: { name: "my deck", cards: {}, names: {} }, rules: { deck_size: 25, construction_limits: true },
@@ -171,7 +172,7 @@ function summary(size) {
   name.addEventListener("change", () => changed());
   const preset = h("select", { class: "input", dataset: { key: "preset" }, "aria-label": t("Start from a preset") },
     h("option", { value: "" }, t("Start from a preset…")),
-    D.presets.map((p) => h("option", { value: p.name }, p.name)));
+    D.presets.map((p) => h("option", { value: p.name }, presetName(p.name))));
   preset.addEventListener("change", () => {
     const p = D.presets.find((x) => x.name === preset.value);
     if (p) loadDeck({ ...p.deck, name: p.name + " copy" });
@@ -235,7 +236,7 @@ async function printDeck() {
   let response;
   try {
     response = await fetch("/web/decks/zeta/print", {
-      method: "POST", headers: { "Content-Type": "application/json", Accept: "application/pdf" },
+      method: "POST", headers: { "Content-Type": "application/json", Accept: "application/pdf", ...csrfHeaders() },
       body: JSON.stringify({ toml: check.toml, rules: D.rules }),
     });
   } catch {

@@ -547,18 +547,32 @@ function deckRules(form) {
   return { deck_size: Number(f.deck_size ?? 25), construction_limits: f.construction_limits ?? true };
 }
 
+/** A preset deck's name in the page language (the presets are the project's: classic, control, arcana, plain). */
+export function presetName(name) {
+  const words = { classic: () => t("classic"), control: () => t("control"), arcana: () => t("arcana"), plain: () => t("plain") }[name];
+  return words ? words() : name;
+}
+
 function deckChooser(kit, i) {
   const f = kit.form;
   const current = (f.decks || [])[i] || "classic";
   const select = h("select", { class: "input", dataset: { key: "deck-" + i }, "aria-label": t("Deck of P{n}", { n: i + 1 }) },
     h("optgroup", { label: t("Preset decks") }, (kit.data.presets || []).map((p) => h("option", { value: p.name, selected: current === p.name },
-      t("Deck: {name}", { name: p.name })))),
+      t("Deck: {name}", { name: presetName(p.name) })))),
     h("option", { value: "random", selected: current === "random" }, t("A random legal deck")),
     savedDecks().length ? h("optgroup", { label: t("My decks") }, savedDecks().map((d, k) =>
       h("option", { value: "saved:" + k, selected: current === "saved:" + k }, d.name))) : null,
     h("option", { value: "paste", selected: current === "paste" }, t("Paste or upload a deck file…")));
   select.addEventListener("change", () => { f.decks[i] = select.value; kit.save(); kit.draw(); });
   const parts = [select];
+  if (current.startsWith("saved:")) {
+    // a deck kept in this browser is checked again under this room's rules before it is offered (ZETA-R6)
+    const found = savedCheck(kit, savedDecks()[Number(current.slice(6))]);
+    if (found && !found.ok) {
+      parts.push(h("ul", { class: "checks bad", dataset: { key: "deck-problems-" + i }, "aria-live": "polite" },
+        found.problems.map((p) => h("li", null, typeof p === "string" ? p : p.message))));
+    }
+  }
   if (current === "plain") parts.push(h("span", { class: "field-help" }, t("The plain deck breaks the copy limit: turn off construction_limits below.")));
   if (current === "paste") {
     parts.push(kit.pasteBox("deck" + i, {
@@ -566,7 +580,7 @@ function deckChooser(kit, i) {
       check: async (text) => {
         const result = await api("POST", "/web/decks/zeta/check", { toml: text, rules: deckRules(kit.form) });
         kit.form.customDecks[i] = result.ok ? result.deck : null;
-        return result;
+        return inWords(result);
       },
     }));
   }
@@ -587,8 +601,67 @@ function deckSetup(kit) {
   };
 }
 
+const SAVED_CHECKS = new Map();
+let DECK_CARDS = null;
+
+/** A deck check's answer with each problem in words of the page language, cards by their names (as the builder says them). */
+async function inWords(result) {
+  if (!DECK_CARDS) DECK_CARDS = api("GET", "/web/cards").then((c) => c.zeta || []).catch(() => []);
+  const cards = await DECK_CARDS;
+  const words = (p) => {
+    if (typeof p === "string") return p;
+    const card = cards.find((c) => c.id === p.card);
+    const name = card ? (language() === "ja" ? card.japanese : card.english) : p.card;
+    if (p.code === "size") {
+      const diff = p.count - p.limit;
+      return diff > 0 ? tn("{count} cards, but a deck holds exactly {size}: remove {n}.", "{count} cards, but a deck holds exactly {size}: remove {n}.", diff,
+        { count: p.count, size: p.limit })
+        : tn("{count} cards, but a deck holds exactly {size}: add {n}.", "{count} cards, but a deck holds exactly {size}: add {n}.", -diff,
+          { count: p.count, size: p.limit });
+    }
+    if (p.code === "limit") return t("{card}: {count} copies, the limit is {limit}: remove {n}.", { card: name, count: p.count, limit: p.limit, n: p.count - p.limit });
+    return p.message;
+  };
+  return { ...result, problems: (result.problems || []).map((p) => ({ ...(typeof p === "string" ? {} : p), message: words(p) })) };
+}
+
+/** The check of a saved deck under the form's rules (null while the server is asked; the form redraws then). */
+function savedCheck(kit, saved) {
+  if (!saved) return null;
+  const body = { deck: { name: saved.name, cards: saved.cards, names: saved.names || {} }, rules: deckRules(kit.form) };
+  const key = JSON.stringify(body);
+  if (!SAVED_CHECKS.has(key)) {
+    SAVED_CHECKS.set(key, null);
+    api("POST", "/web/decks/zeta/check", body).then(inWords)
+      .then((out) => { SAVED_CHECKS.set(key, out); kit.draw(); })
+      .catch((e) => { SAVED_CHECKS.set(key, { ok: false, problems: [{ message: e.message }] }); kit.draw(); });
+  }
+  return SAVED_CHECKS.get(key);
+}
+
+/** Every problem of the chosen decks, each under its seat's name (P1, P2), before the room is made (ZETA-R6). */
+async function deckProblems(kit) {
+  const f = kit.form;
+  const out = [];
+  for (const [i, d] of (f.decks || []).slice(0, 2).entries()) {
+    let problems = [];
+    if (d === "paste") {
+      if (!(f.customDecks || [])[i]) problems = [t("paste or upload a deck file and press Check")];
+    } else if (d && d.startsWith("saved:")) {
+      const saved = savedDecks()[Number(d.slice(6))];
+      const body = { deck: { name: saved.name, cards: saved.cards, names: saved.names || {} }, rules: deckRules(f) };
+      const found = await inWords(await api("POST", "/web/decks/zeta/check", body));
+      SAVED_CHECKS.set(JSON.stringify(body), found);
+      if (!found.ok) problems = found.problems.map((p) => (typeof p === "string" ? p : p.message));
+    }
+    for (const p of problems) out.push(t("Deck of P{n}: {problem}", { n: i + 1, problem: p }));
+  }
+  return out;
+}
+
 const lobby = {
   symbol: "◆",
+  problems: deckProblems,
   defaults: () => ({ decks: ["classic", "classic"], customDecks: [null, null] }),
   load: () => api("GET", "/web/decks/zeta"),
   seatExtra: deckChooser,
