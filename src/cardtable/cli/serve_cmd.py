@@ -2,11 +2,31 @@
 
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
+
+
+def _card_sets(paths: list[Path]) -> dict[str, dict[str, Any]]:
+    """Per game, the rule flags of the card set files given to ``serve --cards`` (one per game; checked here)."""
+    from cardtable.cli.options import err_console, fail
+    from cardtable.core import cardset
+
+    out: dict[str, dict[str, Any]] = {}
+    for path in paths:
+        try:
+            cs = cardset.load(path)
+            cs.check(str(path))
+        except cardset.CardSetError as exc:
+            fail(str(exc))
+        if cs.game in out:
+            fail(f"--cards: two card sets for {cs.game} ({path} is the second); give one per game")
+        out[cs.game] = cs.rule_flags()
+        err_console().print(f"{cs.game} rooms play the card set {cs.stamp}", markup=False, highlight=False)
+    return out
 
 
 def serve(
@@ -42,6 +62,9 @@ def serve(
         help="Run the studio's studies on this Ray cluster (auto, ray://host:10001); default: local processes.")] = None,
     studio_workers: Annotated[int, typer.Option(help="Low-priority processes playing the studio's studies.")] = 1,
     studio_limit: Annotated[int, typer.Option(help="Studies one person may have running at once.")] = 2,
+    cards: Annotated[list[Path] | None, typer.Option(
+        "--cards", help="A card set (cardtable cards export GAME) that new rooms of its game play; one per game, "
+                        "repeatable. A room's own rule flags still win.")] = None,
 ) -> None:
     """Serve online rooms: the lobby page at /, the API at /api, and /docs."""
     import uvicorn
@@ -53,6 +76,7 @@ def serve(
     from cardtable.server.services import DB_URL_ENV, SettingsError, database_url
     from cardtable.web import create_app
 
+    card_sets = _card_sets(cards or [])
     if bot_iterations < 1 or bot_workers < 1 or workers < 1:
         raise typer.BadParameter("--bot-iterations, --bot-workers and --workers must be at least 1")
     if bot_executor not in ("process", "ray"):
@@ -76,7 +100,8 @@ def serve(
                            "CARDTABLE_INVITE_LIMIT": invite_limit,
                            "CARDTABLE_GROUP_COMMITS": "1" if group_commits else "0",
                            "CARDTABLE_SECURE_COOKIES": "1" if secure_cookies else "0", "CARDTABLE_RP_ID": rp_id or "",
-                           "CARDTABLE_TRUSTED_ORIGINS": ",".join(trusted_origin or [])})
+                           "CARDTABLE_TRUSTED_ORIGINS": ",".join(trusted_origin or []),
+                           "CARDTABLE_CARD_SETS": json.dumps(card_sets)})
         uvicorn.run("cardtable.web.app:app_from_env", factory=True, host=host, port=port, workers=workers,
                     ws_max_size=WS_MAX_BYTES, ws_per_message_deflate=ws_compression, log_level=log_level)
         return
@@ -85,7 +110,8 @@ def serve(
                                     join_rate=join_limit, invite_rate=invite_limit, group_commits=group_commits,
                                     secure_cookies=secure_cookies, rp_id=rp_id,
                                     trusted_origins=tuple(trusted_origin or ()), lab_ray=lab_ray,
-                                    studio_workers=max(1, studio_workers), studio_max_running=max(1, studio_limit)))
+                                    studio_workers=max(1, studio_workers), studio_max_running=max(1, studio_limit),
+                                    card_sets=card_sets))
     uvicorn.run(app, host=host, port=port, ws_max_size=WS_MAX_BYTES, ws_per_message_deflate=ws_compression,
                 log_level=log_level)
 

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from starlette.requests import HTTPConnection
 
@@ -123,6 +125,9 @@ class ServerSettings:
     """A Ray cluster's address for the studio's studies (None: local worker processes)."""
     chat_rate: str = DEFAULT_CHAT_RATE
     """How many chat messages one sender may send (a ``limits`` rate; past it: ``rate_limited``)."""
+    card_sets: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+    """Per game, the rule flags of the card set its new rooms play unless they set those flags themselves
+    (``cardtable serve --cards SET.toml``)."""
 
     @classmethod
     def from_env(cls) -> ServerSettings:
@@ -130,7 +135,8 @@ class ServerSettings:
         the database (``CARDTABLE_DB_URL`` or ``CARDTABLE_DB_URL_FILE``), ``CARDTABLE_BOT_ITERATIONS``,
         ``CARDTABLE_BOT_WORKERS``, ``CARDTABLE_BOT_EXECUTOR``, ``CARDTABLE_RAY_ADDRESS``,
         ``CARDTABLE_JOIN_LIMIT``, ``CARDTABLE_INVITE_LIMIT``, ``CARDTABLE_SECURE_COOKIES`` (``1``),
-        ``CARDTABLE_RP_ID`` and ``CARDTABLE_TRUSTED_ORIGINS`` (comma-separated)."""
+        ``CARDTABLE_RP_ID``, ``CARDTABLE_TRUSTED_ORIGINS`` (comma-separated) and ``CARDTABLE_CARD_SETS`` (JSON: per
+        game, the flags of its card set)."""
         return cls(db=database_url(),
                    bot_iterations=int(os.environ.get("CARDTABLE_BOT_ITERATIONS", str(MAX_ITERATIONS))),
                    bot_workers=int(os.environ.get("CARDTABLE_BOT_WORKERS", "2")),
@@ -142,7 +148,8 @@ class ServerSettings:
                    secure_cookies=os.environ.get("CARDTABLE_SECURE_COOKIES", "0") == "1",
                    rp_id=os.environ.get("CARDTABLE_RP_ID") or None,
                    trusted_origins=tuple(o.strip() for o in os.environ.get("CARDTABLE_TRUSTED_ORIGINS", "").split(",")
-                                         if o.strip()))
+                                         if o.strip()),
+                   card_sets=json.loads(os.environ.get("CARDTABLE_CARD_SETS") or "{}"))
 
 
 class Services:

@@ -25,6 +25,8 @@ from enum import Enum
 from typing import Any
 
 from sqlalchemy import Connection, and_, delete, func, insert, or_, select, update
+from sqlalchemy.dialects.postgresql import insert as pg_insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 
 from .models import AccountRow, AccountStatus, GameRow, RatingRow, RecordRow, RoomRow, SeatRow, SeatStatus, utcnow
 from .social_models import (
@@ -507,7 +509,12 @@ def touch(store: Store, account_id: str, room_id: str | None = None, *, keep_roo
     now = utcnow()
     values: dict[str, Any] = {"last_seen": now} if keep_room else {"last_seen": now, "room_id": room_id}
     with store.transaction() as conn:
-        if not conn.execute(update(PresenceRow).where(PresenceRow.account_id == account_id).values(**values)).rowcount:
+        if conn.dialect.name in ("postgresql", "sqlite"):  # one statement: sockets of one account race to insert
+            dialect_insert = pg_insert if conn.dialect.name == "postgresql" else sqlite_insert
+            row = dialect_insert(PresenceRow).values(account_id=account_id, last_seen=now, room_id=room_id)
+            conn.execute(row.on_conflict_do_update(index_elements=[PresenceRow.account_id], set_=values))
+        elif not conn.execute(update(PresenceRow).where(PresenceRow.account_id == account_id)
+                              .values(**values)).rowcount:  # pragma: no cover - the store runs on SQLite or PostgreSQL
             conn.execute(insert(PresenceRow).values(account_id=account_id, last_seen=now, room_id=room_id))
 
 

@@ -36,6 +36,9 @@ async def create_room(body: CreateRoom, services: ServicesDep, account: CurrentA
     """Make a room: a game, its rule flags and setup, each seat open or a bot, private or listed, rated or not
     (a rated room has no bot seats: ``bad_seats``)."""
     store, hub = services.parts()
+    card_set = services.settings.card_sets.get(body.game)
+    if card_set:  # the server's card set for this game (serve --cards); the room's own flags win
+        body = body.model_copy(update={"rules": {**card_set, **body.rules}})
     plan = await asyncio.to_thread(plan_room, body)
     invite = access.new_invite() if body.private else None
     info = await asyncio.to_thread(
