@@ -173,6 +173,6 @@ def test_the_table_records_an_end_that_is_no_action(kind: EndKind) -> None:
     loser = table.current_seat
     assert loser is not None
     outcome = table.end(kind, loser)
-    assert outcome["end"] == kind.value and outcome["winners"] == [1 - loser]
+    assert outcome["end"] == kind.value and outcome["winners"] == ([] if kind is EndKind.DRAW else [1 - loser])
     resumed = Table.resume(Record.from_json(table.record().to_json()))
     assert resumed.is_over and resumed.outcome() == outcome

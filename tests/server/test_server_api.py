@@ -363,7 +363,10 @@ def test_a_rematch_needs_a_finished_game_and_a_seat(client: TestClient) -> None:
     tokens = {0: join(client, room, "Alice")["token"], 1: join(client, room, "Bob")["token"]}
     error(client.post(f"/api/rooms/{room}/rematch", headers=auth(tokens[0])), 409, "not_finished")
     play_out(client, room, tokens)
-    after = client.post(f"/api/rooms/{room}/rematch", headers=auth(tokens[1]))
+    offered = client.post(f"/api/rooms/{room}/rematch", headers=auth(tokens[1]))  # an offer: Alice must agree
+    assert offered.status_code == 200 and offered.json()["game_no"] == 1 and offered.json()["status"] == "finished"
+    error(client.post(f"/api/rooms/{room}/rematch", headers=auth(tokens[1])), 409, "offer_pending")
+    after = client.post(f"/api/rooms/{room}/rematch", headers=auth(tokens[0]))  # Alice's rematch accepts Bob's
     assert after.status_code == 200 and after.json()["game_no"] == 2 and after.json()["status"] == "playing"
     error(client.post(f"/api/rooms/{room}/rematch", headers=auth(tokens[0])), 409, "not_finished")
     play_out(client, room, tokens)  # the same tokens play game 2

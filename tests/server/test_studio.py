@@ -29,6 +29,11 @@ def ab_body(games: int = 60, agents: tuple[str, ...] = ("random",), cost: int = 
             "b": {"label": "slow ice", "rules": {"cards": f"ice_mage.cost={cost}"}}}
 
 
+def cardset_hash(cards: str) -> str:
+    """The hash of a Zeta card set given as its ``cards`` flag."""
+    return cardset.set_from_flags("zeta", {"cards": cards}).hash
+
+
 def watch(client: TestClient, study_id: str) -> list[dict[str, Any]]:
     """Every message of a study's progress socket, to its end."""
     out = []
@@ -87,7 +92,9 @@ def test_a_study_plays_reports_progress_and_is_shared_read_only(db_url: str) -> 
         widths = [v["high"] - v["low"] for m in progress for v in m["variants"][1:] if v["games"] >= 10]
         assert widths and widths[-1] < widths[0]  # the interval narrows as games come in
         found = client.get(f"/api/studio/studies/{study['id']}?lang=ja").json()
-        assert "の勝率は" in found["report"]["answer"] and found["study"]["answer"]["en"].startswith("slow ice moves")
+        answer = found["study"]["answer"]["en"]
+        assert "の勝率は" in found["report"]["answer"] and answer.startswith("slow ice #") and " moves " in answer
+        assert found["study"]["request"]["variants"][1]["label"] == f"slow ice #{cardset_hash('ice_mage.cost=6')}"
         share = study["share_id"]
         shared = client.get(f"/api/studio/shared/{share}?lang=en").json()
         assert shared["report"]["answer"] == found["study"]["answer"]["en"] and "id" not in shared["study"]

@@ -87,11 +87,16 @@ def test_two_players_chat_while_spectator_chat_is_off_then_one_resigns(server: A
         assert a.inner_text("#end-how").endswith(f"{bob.name} resigned.")
         assert "You win" in a.inner_text("#end h2")
         # the replay keeps the game's chat (as text) and says how it ended
-        a.goto(f"{server.url}/replay/{room}/1")
-        a.wait_for_selector("#chat-log")
-        texts = a.eval_on_selector_all("#chat-log .chat-text", "nodes => nodes.map((n) => n.textContent)")
+        watcher.goto(f"{server.url}/replay/{room}/1")
+        watcher.wait_for_selector("#chat-log")
+        texts = watcher.eval_on_selector_all("#chat-log .chat-text", "nodes => nodes.map((n) => n.textContent)")
         assert texts[:3] == ["good luck!", MARKUP, "hello from the stands"]
-        assert a.query_selector("#chat-log img") is None
+        assert watcher.query_selector("#chat-log img") is None
+        # Ann's replay leaves out the lines of Bob, whom she muted
+        a.goto(f"{server.url}/replay/{room}/1")
+        a.wait_for_selector("#chat-hidden")
+        texts = a.eval_on_selector_all("#chat-log .chat-text", "nodes => nodes.map((n) => n.textContent)")
+        assert texts[:2] == ["good luck!", "hello from the stands"] and MARKUP not in texts
         assert a.inner_text("#end-how").endswith(f"{bob.name} resigned.")
     finally:
         ann.close()

@@ -65,6 +65,8 @@ def serve(
     cards: Annotated[list[Path] | None, typer.Option(
         "--cards", help="A card set (cardtable cards export GAME) that new rooms of its game play; one per game, "
                         "repeatable. A room's own rule flags still win.")] = None,
+    bot_pace: Annotated[float, typer.Option(
+        help="Seconds at least between two moves of a room of bots only, so spectators can follow (0: no wait).")] = 1.0,
 ) -> None:
     """Serve online rooms: the lobby page at /, the API at /api, and /docs."""
     import uvicorn
@@ -79,6 +81,8 @@ def serve(
     card_sets = _card_sets(cards or [])
     if bot_iterations < 1 or bot_workers < 1 or workers < 1:
         raise typer.BadParameter("--bot-iterations, --bot-workers and --workers must be at least 1")
+    if not 0 <= bot_pace <= 60:
+        raise typer.BadParameter("--bot-pace is 0 to 60 seconds")
     if bot_executor not in ("process", "ray"):
         raise typer.BadParameter(f"--bot-executor is process or ray, not {bot_executor!r}")
     try:
@@ -101,7 +105,7 @@ def serve(
                            "CARDTABLE_GROUP_COMMITS": "1" if group_commits else "0",
                            "CARDTABLE_SECURE_COOKIES": "1" if secure_cookies else "0", "CARDTABLE_RP_ID": rp_id or "",
                            "CARDTABLE_TRUSTED_ORIGINS": ",".join(trusted_origin or []),
-                           "CARDTABLE_CARD_SETS": json.dumps(card_sets)})
+                           "CARDTABLE_CARD_SETS": json.dumps(card_sets), "CARDTABLE_BOT_PACE": str(bot_pace)})
         uvicorn.run("cardtable.web.app:app_from_env", factory=True, host=host, port=port, workers=workers,
                     ws_max_size=WS_MAX_BYTES, ws_per_message_deflate=ws_compression, log_level=log_level)
         return
@@ -111,7 +115,7 @@ def serve(
                                     secure_cookies=secure_cookies, rp_id=rp_id,
                                     trusted_origins=tuple(trusted_origin or ()), lab_ray=lab_ray,
                                     studio_workers=max(1, studio_workers), studio_max_running=max(1, studio_limit),
-                                    card_sets=card_sets))
+                                    card_sets=card_sets, bot_pace=bot_pace))
     uvicorn.run(app, host=host, port=port, ws_max_size=WS_MAX_BYTES, ws_per_message_deflate=ws_compression,
                 log_level=log_level)
 

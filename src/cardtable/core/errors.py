@@ -76,6 +76,8 @@ class ErrorCode(StrEnum):
     BAD_CLOCK = "bad_clock"
     NO_SUCH_MESSAGE = "no_such_message"
     NOT_QUEUED = "not_queued"
+    NO_OFFER = "no_offer"
+    OFFER_PENDING = "offer_pending"
 
 
 class CardtableError(ValueError):

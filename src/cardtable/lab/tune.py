@@ -168,10 +168,14 @@ def changed_count(settings: TuneSettings, cs: CardSet) -> int:
             + sum(1 for k, v in cs.flags.items() if base.flags.get(k) != v))
 
 
-def run_search(settings: TuneSettings, *, storage: str, name: str, trials: int, timeout: float | None = None,
+def run_search(settings: TuneSettings, *, storage: Any, name: str, trials: int, timeout: float | None = None,
                executor: Executor | None = None, workers: int = 1,
                progress: Callable[[int, int, float | None], None] | None = None) -> Any:
-    """Run (or go on with) the Optuna study ``name`` in ``storage`` until it holds ``trials`` finished trials."""
+    """Run (or go on with) the Optuna study ``name`` in ``storage`` until it holds ``trials`` finished trials.
+
+    ``storage`` is what Optuna takes: a database URL (the command line's SQLite file) or a storage object
+    (the studio's journal in the server's store).
+    """
     import optuna
 
     optuna.logging.set_verbosity(optuna.logging.WARNING)
@@ -280,13 +284,25 @@ def best_sets(settings: TuneSettings, study: Any, k: int = 3) -> list[tuple[Card
     return out
 
 
+def held_out_seed(settings: TuneSettings) -> int:
+    """The seed of the held-out check's games (none of them a game the search played)."""
+    return settings.seed + HELD_OUT_OFFSET
+
+
 def verify(settings: TuneSettings, sets: Sequence[CardSet], *, games: int, agents: Sequence[str] | None = None,
-           executor: Executor | None = None, workers: int = 1) -> tuple[dict[str, Any], list[dict[str, Any]]]:
-    """The original and each set on held-out seeds: first player's score, the paired change, length."""
-    seed = settings.seed + HELD_OUT_OFFSET
+           executor: Executor | None = None, workers: int = 1,
+           played: Callable[[CardSet], Sequence[Any]] | None = None) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """The original and each set on held-out seeds: first player's score, the paired change, length.
+
+    ``played`` gives a set's held-out games when they were played (and stored) elsewhere, as the studio
+    does: the lab run of ``games`` games on :func:`held_out_seed` under the set's rule flags.
+    """
+    seed = held_out_seed(settings)
     who = tuple(agents or settings.agents)
 
-    def play(cs: CardSet) -> list[Any]:
+    def play(cs: CardSet) -> Sequence[Any]:
+        if played is not None:
+            return played(cs)
         return play_games(settings.game, cs.rule_flags(), agents=who, games=games, seed=seed, setup=settings.setup,
                           max_actions=settings.max_actions, executor=executor, workers=workers)
 

@@ -12,6 +12,10 @@ lock, so no socket ever sees an action before it is committed:
    and refuse with ``stale_version``;
 3. acknowledge it to its sender, then send every socket its own state (view, log, legal actions).
 
+The seated persons of a room may offer each other a rematch, a draw or a takeback
+(:mod:`cardtable.server.offers`): the offers live here, with the room; what an accepted one does is
+stored like any change (the next game, a drawn end like a resignation, the game taken back).
+
 Store calls and bot decisions run in worker threads and processes, never on the event loop. With
 PostgreSQL, a committed change in another process arrives as a notification and the room catches up
 from the store.
@@ -22,6 +26,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import logging
+import time
 from collections.abc import Callable
 from dataclasses import replace
 from datetime import datetime
@@ -32,11 +37,13 @@ from pydantic import BaseModel
 from cardtable.core import IllegalAction, InvalidAction
 from cardtable.core.errors import ErrorCode
 from cardtable.core.registry import plain_describe_event
+from cardtable.core.rng import fresh_seed
 from cardtable.store import (
     Change,
     Listener,
     NewAction,
     RoomInfo,
+    SeatInfo,
     SeatStatus,
     Store,
     StoredAction,
@@ -52,6 +59,7 @@ from cardtable.table import EndKind, Hint, Table, TableError, UndoPolicy
 from .bots import BotFailed, BotPhase, BotRunner, BotStatus
 from .commits import Committer
 from .errors import Refusal
+from .offers import Offer, changed_person
 from .protocol import (
     Accepted,
     BotMsg,
@@ -61,11 +69,13 @@ from .protocol import (
     ClockOut,
     CloseCode,
     ErrorMsg,
+    OfferEnd,
+    OfferKind,
     RoomMsg,
     StateMsg,
     Welcome,
 )
-from .rooms import build_table, control_characters, reseat, room_out
+from .rooms import build_table, control_characters, first_player, reseat, room_out
 
 log = logging.getLogger(__name__)
 
@@ -126,6 +136,10 @@ class LiveRoom:
         """Where the bot's move stands while it waits or thinks (told to every socket, and to new ones)."""
         self.clock: ClockState | None = None
         """The game's clock as stored (None: the room has no clock)."""
+        self.offers: dict[OfferKind, Offer] = {}
+        """The pending offers, one of each kind at most (the room stays loaded while one is pending)."""
+        self.moved_at = 0.0
+        """When its sockets were last sent a new version (``time.monotonic``; bot-only rooms are paced from it)."""
 
     def tell_bot(self, status: BotStatus | None) -> None:
         """Tell every socket where the bot's move stands (only when that changed)."""
@@ -164,7 +178,7 @@ class Hub:
     """Every live room of this process."""
 
     def __init__(self, store: Store, bots: BotRunner, *, queue_limit: int = 256, max_connections: int = 64,
-                 group_commits: bool = True) -> None:
+                 group_commits: bool = True, bot_pace: float = 0.0) -> None:
         self.store = store
         self.committer = Committer(store) if group_commits else None
         """Stores the actions of every room a batch at a time (None: one commit per action)."""
@@ -183,6 +197,8 @@ class Hub:
         """How often (seconds) this process looks for deadlines that have passed (0: never by itself)."""
         self.chat_limit: Callable[[str], bool] = lambda _who: True
         """Counts a chat message of a sender (an account, seat or address); False past the rate limit."""
+        self.bot_pace = bot_pace
+        """The least seconds between two moves of a room where no person is seated (0: as fast as bots decide)."""
 
     # -- life ---------------------------------------------------------------------------------------
     async def start(self) -> None:
@@ -272,7 +288,8 @@ class Hub:
         return info, build_table(info, actions, end), []
 
     def _maybe_evict(self, live: LiveRoom) -> None:
-        if not live.conns and not (live.bot_task is not None and not live.bot_task.done()) and not live.lock.locked():
+        if (not live.conns and not (live.bot_task is not None and not live.bot_task.done()) and not live.lock.locked()
+                and not live.offers):
             live.evicted = True
             if self.rooms.get(live.id) is live:
                 del self.rooms[live.id]
@@ -323,6 +340,8 @@ class Hub:
                     conn.push(ChatLogMsg(messages=lines))
                 if live.bot_status is not None:
                     conn.push(bot_message(live.bot_status))
+                for offer in live.offers.values():
+                    conn.push(offer.message())
             self._kick(live)
             return live
 
@@ -343,6 +362,12 @@ class Hub:
             return
         conn.seen_at = loop.time()
         await asyncio.to_thread(social.touch, self.store, conn.account_id, None, keep_room=True)
+
+    def _tell(self, live: LiveRoom, message: BaseModel) -> None:
+        """Send one message to every socket of the room (serialised once)."""
+        text = message.model_dump_json()
+        for conn in list(live.conns):
+            conn.push(text)
 
     def resilence(self, account_id: str, silenced: set[str]) -> None:
         """An account's mutes or blocks changed: its sockets in this process stop (or start) receiving chat."""
@@ -366,6 +391,8 @@ class Hub:
         cache: dict[Any, Any] = {} if shared is None else shared
         if conn.game_no != live.info.game_no:
             conn.game_no, conn.cursor = live.info.game_no, 0
+        if conn.cursor > table.event_count:  # the log got shorter (a takeback): the socket gets it whole again
+            conn.cursor = 0
         start = conn.cursor
         key = ("log", seat, start)
         if key not in cache:
@@ -379,11 +406,13 @@ class Hub:
             cache["names"] = list(table.names)
             cache["outcome"] = table.outcome()
             cache["to_move"] = table.current_seat
+            cache["watchers"] = sum(1 for c in live.conns if c.seat is None)
         return StateMsg.model_construct(
             type="state", game_no=live.info.game_no, version=table.version, seat=seat, started=live.info.started,
             to_move=cache["to_move"], view=cache["view", seat], events_from=start, events=events, log=words,
             legal=table.legal(seat) if live.info.started and seat == cache["to_move"] else [],
-            names=cache["names"], outcome=cache["outcome"], clock=self._clock_out(live, cache))
+            names=cache["names"], outcome=cache["outcome"], clock=self._clock_out(live, cache),
+            watchers=cache["watchers"])
 
     def _clock_out(self, live: LiveRoom, cache: dict[Any, Any]) -> ClockOut | None:
         """The clock in the server's time (built once per broadcast)."""
@@ -409,7 +438,10 @@ class Hub:
     def _broadcast(self, live: LiveRoom, room_changed: bool = False) -> None:
         """Send every socket its state (and the room, if it changed). Each distinct message is built and
         serialised once: sockets of one seat at the same point of the log (spectators, a person's
-        tabs) share its text."""
+        tabs) share its text. Offers the game has left behind lapse first."""
+        self._lapse_offers(live)
+        if live.shown != live.table.version:
+            live.moved_at = time.monotonic()
         live.shown = live.table.version
         shared: dict[Any, Any] = {}
         room = RoomMsg(room=room_out(live.info)).model_dump_json() if room_changed else None
@@ -598,36 +630,248 @@ class Hub:
                 if live.evicted:
                     live = await self.live(live.id)
                     continue
-                table, info = live.table, live.info
-                if game_no is not None and game_no != info.game_no:
+                if game_no is not None and game_no != live.info.game_no:
                     raise Refusal(ErrorCode.STALE_VERSION, "the room has moved on to another game", status=409)
-                if table.is_over:
-                    raise Refusal(ErrorCode.GAME_OVER, "the game is over", status=409)
-                if not info.started:
-                    raise Refusal(ErrorCode.NOT_STARTED, "the game starts when every seat is filled", status=409)
-                version = table.version
-                outcome = table.end(EndKind.RESIGN, seat)
-                end = table.ended
-                assert end is not None
-                record, _ = await self._final_record(live)
-                item = NewAction(live.id, info.game_no, version, seat, "", None, record, outcome)
-                try:
-                    await asyncio.to_thread(self.store.end_game, item,
-                                            functools.partial(_keep_end, room_id=live.id, game_no=info.game_no, end=end))
-                except VersionConflict:
-                    await self._reload(live)
-                    raise Refusal(ErrorCode.STALE_VERSION, "another action was accepted first; look again",
-                                  status=409) from None
-                except Exception:
-                    log.exception("storing the resignation in room %s failed", live.id)
-                    await self._reload(live)
-                    raise Refusal(ErrorCode.STORAGE_ERROR, "the resignation could not be stored; try again",
-                                  status=503) from None
-                live.info = _moved(live.info, table)
-                live.clock = None
-                self._broadcast(live)
+                await self._finish(live, EndKind.RESIGN, seat, "resignation")
             self._maybe_evict(live)
             return
+
+    async def _finish(self, live: LiveRoom, kind: EndKind, seat: int, what: str) -> None:
+        """End the game now without an action (a resignation, an agreed draw), stored like any finish: the record,
+        the outcome, the finish hooks (ratings); then every socket gets its state. The lock is held. Refusal
+        ``game_over``, ``not_started``, ``stale_version`` or ``storage_error``."""
+        table, info = live.table, live.info
+        if table.is_over:
+            raise Refusal(ErrorCode.GAME_OVER, "the game is over", status=409)
+        if not info.started:
+            raise Refusal(ErrorCode.NOT_STARTED, "the game starts when every seat is filled", status=409)
+        version = table.version
+        outcome = table.end(kind, seat)
+        end = table.ended
+        assert end is not None
+        record, _ = await self._final_record(live)
+        item = NewAction(live.id, info.game_no, version, seat, "", None, record, outcome)
+        try:
+            await asyncio.to_thread(self.store.end_game, item,
+                                    functools.partial(_keep_end, room_id=live.id, game_no=info.game_no, end=end))
+        except VersionConflict:
+            await self._reload(live)
+            raise Refusal(ErrorCode.STALE_VERSION, "another action was accepted first; look again",
+                          status=409) from None
+        except Exception:
+            log.exception("storing the %s in room %s failed", what, live.id)
+            await self._reload(live)
+            raise Refusal(ErrorCode.STORAGE_ERROR, f"the {what} could not be stored; try again",
+                          status=503) from None
+        live.info = _moved(live.info, table)
+        live.clock = None
+        self._broadcast(live)
+
+    # -- offers -------------------------------------------------------------------------------------
+    async def offer(self, live: LiveRoom, seat: int | None, kind: OfferKind, game_no: int | None = None) -> None:
+        """Seat ``seat`` offers the others a rematch (the game is over), a draw or a takeback of its last move (the
+        game is on); every socket is told. Offering what another seat offered already accepts it. Refusal ``spectator``, ``offer_pending``, ``not_finished``,
+        ``game_over``, ``not_started``, ``cannot_undo``, ``stale_version``."""
+        if seat is None:
+            raise Refusal(ErrorCode.SPECTATOR, "spectators cannot make offers; take a seat first", status=403)
+        rematch: int | None = None
+        while True:
+            async with live.lock:
+                if live.evicted:
+                    live = await self.live(live.id)
+                    continue
+                info, table = live.info, live.table
+                if game_no is not None and game_no != info.game_no:
+                    raise Refusal(ErrorCode.STALE_VERSION, "the room has moved on to another game", status=409)
+                pending = live.offers.get(kind)
+                if pending is not None:
+                    if seat in pending.accepted:
+                        raise Refusal(ErrorCode.OFFER_PENDING, "you agreed to this offer already; wait for the others",
+                                      status=409)
+                    if kind is OfferKind.TAKEBACK:
+                        raise Refusal(ErrorCode.OFFER_PENDING, "another takeback is pending; answer it first",
+                                      status=409)
+                    rematch = await self._agree(live, pending, seat)
+                else:
+                    target = self._check_offer(live, kind, seat)
+                    made = Offer.make(kind, seat, info.game_no, table.version, info.seats, target)
+                    live.offers[kind] = made
+                    self._tell(live, made.message())
+                    bot = made.bots_decline(info.seats)
+                    if bot is not None:
+                        del live.offers[kind]
+                        self._tell(live, made.closed(OfferEnd.DECLINED, bot))
+                    elif made.done:
+                        rematch = await self._complete(live, made)
+            break
+        if rematch is not None:
+            await self._start_rematch(live.id, rematch)
+        self._maybe_evict(live)
+
+    async def answer(self, live: LiveRoom, seat: int | None, kind: OfferKind, accept: bool,
+                     game_no: int | None = None) -> None:
+        """Seat ``seat`` accepts or declines the pending offer of ``kind`` (its offerer declining withdraws it);
+        every socket is told, and once every seated person accepted it happens. Refusal ``spectator``,
+        ``no_offer`` (none pending, another game's, or not waiting for this seat), ``offer_pending`` (agreed
+        already)."""
+        if seat is None:
+            raise Refusal(ErrorCode.SPECTATOR, "spectators cannot answer offers", status=403)
+        rematch: int | None = None
+        while True:
+            async with live.lock:
+                if live.evicted:
+                    live = await self.live(live.id)
+                    continue
+                offer = live.offers.get(kind)
+                if offer is None or (game_no is not None and game_no != offer.game_no):
+                    raise Refusal(ErrorCode.NO_OFFER, f"no {kind.value} offer is pending", status=409)
+                if not accept:
+                    if seat != offer.by and seat not in offer.waiting and seat not in offer.accepted:
+                        raise Refusal(ErrorCode.NO_OFFER, "this offer does not wait for your answer", status=409)
+                    del live.offers[kind]
+                    self._tell(live, offer.closed(OfferEnd.WITHDRAWN if seat == offer.by else OfferEnd.DECLINED, seat))
+                elif seat in offer.accepted:
+                    raise Refusal(ErrorCode.OFFER_PENDING, "you agreed to this offer already; wait for the others",
+                                  status=409)
+                else:
+                    rematch = await self._agree(live, offer, seat)
+            break
+        if rematch is not None:
+            await self._start_rematch(live.id, rematch)
+        self._maybe_evict(live)
+
+    def _check_offer(self, live: LiveRoom, kind: OfferKind, seat: int) -> int | None:
+        """Refusal if seat ``seat`` may not make a new offer of ``kind`` now; a takeback's version to go back to."""
+        info, table = live.info, live.table
+        if kind is OfferKind.REMATCH:
+            if not table.is_over:
+                raise Refusal(ErrorCode.NOT_FINISHED, "a rematch can be offered once the game is over", status=409)
+            return None
+        if table.is_over:
+            raise Refusal(ErrorCode.GAME_OVER, "the game is over", status=409)
+        if not info.started:
+            raise Refusal(ErrorCode.NOT_STARTED, "the game starts when every seat is filled", status=409)
+        if kind is OfferKind.DRAW:
+            return None
+        mine = [i for i, actor in enumerate(table.actors) if actor == seat]
+        if not mine:
+            raise Refusal(ErrorCode.CANNOT_UNDO, "you have made no move in this game yet", status=409)
+        target = mine[-1]
+        if any(s.from_version > target for s in info.sittings):
+            raise Refusal(ErrorCode.CANNOT_UNDO, "a seat changed hands since your last move; it cannot be taken back",
+                          status=409)
+        return target
+
+    async def _agree(self, live: LiveRoom, offer: Offer, seat: int) -> int | None:
+        """Seat ``seat`` accepts ``offer`` (the lock is held); the game number a rematch must follow once all did."""
+        if not offer.accept(seat):
+            raise Refusal(ErrorCode.NO_OFFER, "this offer does not wait for your answer", status=409)
+        if not offer.done:
+            self._tell(live, offer.message())
+            return None
+        return await self._complete(live, offer)
+
+    async def _complete(self, live: LiveRoom, offer: Offer) -> int | None:
+        """Everybody agreed (the lock is held): end the game drawn, or take it back, and tell every socket; for a
+        rematch, the game number the next game follows (it starts once the lock is let go)."""
+        del live.offers[offer.kind]
+        if offer.kind is OfferKind.REMATCH:
+            self._tell(live, offer.closed(OfferEnd.ACCEPTED))
+            return offer.game_no
+        try:
+            if offer.kind is OfferKind.DRAW:
+                await self._finish(live, EndKind.DRAW, offer.by, "draw")
+            else:
+                await self._take_back(live, offer)
+        except Refusal:
+            self._tell(live, offer.closed(OfferEnd.LAPSED))
+            raise
+        self._tell(live, offer.closed(OfferEnd.ACCEPTED))
+        return None
+
+    def _lapse_offers(self, live: LiveRoom) -> None:
+        """Drop the offers the game has left behind (a move, its end, another game), telling every socket."""
+        info, table = live.info, live.table
+        for kind, offer in list(live.offers.items()):
+            if offer.game_no != info.game_no or (kind is not OfferKind.REMATCH and (
+                    table.version != offer.version or table.is_over)):
+                del live.offers[kind]
+                self._tell(live, offer.closed(OfferEnd.LAPSED))
+
+    def _seats_moved(self, live: LiveRoom, before: tuple[SeatInfo, ...]) -> None:
+        """The room's seats changed: every pending offer ends (it waited for the people who sat there)."""
+        if not live.offers:
+            return
+        seat = changed_person(before, live.info.seats)
+        for kind, offer in list(live.offers.items()):
+            del live.offers[kind]
+            self._tell(live, offer.closed(OfferEnd.LEFT, seat))
+
+    async def _start_rematch(self, room_id: str, game_no: int) -> None:
+        """Start the game after ``game_no`` in the room (every seated person agreed): same seats, a new deal."""
+        try:
+            info = await asyncio.to_thread(self.store.room, room_id)
+            if info.game_no != game_no or not info.finished:
+                return
+            seed = fresh_seed()
+            to_move = await asyncio.to_thread(first_player, info, seed)
+            after = await asyncio.to_thread(self.store.rematch, room_id, game_no, seed, to_move)
+        except (VersionConflict, StoreError):
+            log.info("the rematch of game %s of room %s had started already", game_no, room_id)
+            return
+        await self.refresh(room_id, after)
+
+    async def _take_back(self, live: LiveRoom, offer: Offer) -> None:
+        """Take the game back to before the offerer's last move (the lock is held): stored first (the actions
+        from there on are removed), then the table is rebuilt from the store and every socket gets its view
+        and whole log again. Refusal ``stale_version`` or ``storage_error``."""
+        info, table = live.info, live.table
+        target = offer.target
+        if target is None or table.version != offer.version or table.is_over:
+            raise Refusal(ErrorCode.STALE_VERSION, "the game has moved on", status=409)
+        try:
+            await asyncio.to_thread(self.store.take_back, live.id, info.game_no, table.version, target, offer.by)
+        except VersionConflict:
+            await self._reload(live)
+            raise Refusal(ErrorCode.STALE_VERSION, "another action was accepted first; look again",
+                          status=409) from None
+        except Exception:
+            log.exception("storing the takeback in room %s failed", live.id)
+            await self._reload(live)
+            raise Refusal(ErrorCode.STORAGE_ERROR, "the takeback could not be stored; try again", status=503) from None
+        await self._rebuild(live, restart_clock=True)
+
+    async def _rebuild(self, live: LiveRoom, *, restart_clock: bool) -> None:
+        """Read the room's table again from the store after a takeback (the lock is held) and send every socket its
+        state (its whole log, which got shorter); ``restart_clock``: this process took it back, so the clock
+        of the seat to move starts again here."""
+        try:
+            live.info, live.table = await asyncio.to_thread(self._read, live.id)
+        except Exception:
+            log.exception("rebuilding room %s after a takeback failed", live.id)
+            await self._reload(live)
+            return
+        if restart_clock and live.info.social.clock is not ClockKind.NONE:
+            try:
+                stored = await asyncio.to_thread(social.clock_state, self.store, live.id, live.info.game_no)
+                live.clock = social.next_clock(live.info.social, stored, game_no=live.info.game_no,
+                                               version=live.table.version, players=len(live.info.seats), mover=None,
+                                               runs=self._runner(live), now=self.now())
+                await asyncio.to_thread(social.save_clock, self.store, live.id, live.clock)
+            except Exception:
+                log.exception("the clock of room %s could not be stored", live.id)
+        else:
+            await self._sync_clock(live)
+        self._broadcast(live)
+
+    async def _taken_back(self, room_id: str) -> None:
+        """Another process took a loaded room's game back: rebuild it here."""
+        live = self.rooms.get(room_id)
+        if live is None:
+            return
+        async with live.lock:
+            if not live.evicted:
+                await self._rebuild(live, restart_clock=False)
 
     # -- chat ---------------------------------------------------------------------------------------
     async def chat(self, live: LiveRoom, conn: Connection, text: str) -> None:
@@ -674,9 +918,12 @@ class Hub:
                 conn.close(CloseCode.FULL)
             return
         changed = info.seats != live.info.seats or info.game_no != live.info.game_no
+        before = live.info.seats
         live.info, live.table = info, table
         await self._sync_clock(live)
         if changed:
+            if info.game_no == live.info.game_no:
+                self._seats_moved(live, before)
             await self._revoke(live)
         if changed or not later:
             self._broadcast(live, room_changed=changed)
@@ -719,11 +966,13 @@ class Hub:
                 pass  # a read older than an action this process has committed since (versions only grow in a game)
             else:
                 seats_changed = info.seats != live.info.seats
+                seats_before = live.info.seats
                 if seats_changed:  # the seats (and their labels) of the actions to come
                     live.table = table = reseat(table, info)
                 live.info = replace(info, version=table.version, to_move=table.current_seat,
                                     finished=table.is_over)
                 if seats_changed:
+                    self._seats_moved(live, seats_before)
                     await self._revoke(live)
                     self._broadcast(live, room_changed=True)
                 try:
@@ -822,6 +1071,9 @@ class Hub:
             finally:
                 if live.bot_status is not None and live.bot_status.phase is not BotPhase.RETRYING:
                     live.bot_status = None
+            wait = self._pace_wait(live)
+            if wait > 0:  # only bots at the table: a pace a spectator can follow
+                await asyncio.sleep(wait)
             try:
                 await asyncio.shield(self._play(live, decision.seat, decision.action, decision.version, None, None,
                                                 game_no))
@@ -836,13 +1088,23 @@ class Hub:
         live.bot_task = None
         self._maybe_evict(live)
 
+    def _pace_wait(self, live: LiveRoom) -> float:
+        """How long a bot's move waits before it is played: in a room where no person is seated and somebody
+        watches, until ``bot_pace`` seconds have passed since the last move was shown; else 0 (nobody to follow it)."""
+        if (self.bot_pace <= 0 or any(s.status is SeatStatus.TAKEN for s in live.info.seats)
+                or not any(c.seat is None for c in live.conns)):
+            return 0.0
+        return live.moved_at + self.bot_pace - time.monotonic()
+
     # -- other processes ----------------------------------------------------------------------------
     def _on_change_threadsafe(self, change: Change) -> None:
         if self._loop is not None:
             self._loop.call_soon_threadsafe(self._on_change, change)
 
     def _on_change(self, change: Change) -> None:
-        if change.room_id in self.rooms:
+        if change.kind == "takeback" and change.room_id in self.rooms:
+            self._spawn(self._taken_back(change.room_id))
+        elif change.room_id in self.rooms:
             self._spawn(self.refresh(change.room_id))
         elif change.room_id in self._loading:  # the load may have read the store before this change
             self._spawn(self._refresh_after_load(change.room_id))

@@ -334,8 +334,55 @@ class ResignMsg(_Strict):
     ref: str | int | None = Field(None, description="Any short value, echoed in an error.")
 
 
-ClientMessage: TypeAdapter[Hello | ActionMsg | SyncMsg | PingMsg | ChatIn | ResignMsg] = TypeAdapter(
-    Annotated[Hello | ActionMsg | SyncMsg | PingMsg | ChatIn | ResignMsg, Field(discriminator="type")])
+class OfferKind(Enum):
+    """What a seated person may offer the others at the table."""
+
+    REMATCH = "rematch"
+    """The next game, same seats (once the game is over)."""
+    DRAW = "draw"
+    """End the game now as a draw (while it is on)."""
+    TAKEBACK = "takeback"
+    """Undo the offerer's last move and every move after it (while the game is on)."""
+
+
+class OfferEnd(Enum):
+    """How an offer ended."""
+
+    ACCEPTED = "accepted"
+    """Every seated person accepted (bots accept a rematch at once)."""
+    DECLINED = "declined"
+    """A seated person (or a bot: bots decline draws and takebacks) said no."""
+    WITHDRAWN = "withdrawn"
+    """The offerer took it back."""
+    LAPSED = "lapsed"
+    """The game moved on first: a move was made, the game ended, or another game began."""
+    LEFT = "left"
+    """A seat changed hands (its person left)."""
+
+
+class OfferIn(_Strict):
+    """Offer the other seated persons a rematch (once the game is over), a draw, or a takeback of this seat's last
+    move (while the game is on). Offering what another seat offered already accepts it."""
+
+    type: Literal["offer"]
+    kind: Annotated[OfferKind, Strict(False)]
+    game_no: int | None = Field(None, ge=1, description="The game the offer is about (refused stale_version if the "
+                                                        "room has moved on to another); default: the current one.")
+    ref: str | int | None = Field(None, description="Any short value, echoed in an error.")
+
+
+class AnswerIn(_Strict):
+    """Accept or decline the pending offer of ``kind``; the offerer declining withdraws it."""
+
+    type: Literal["answer"]
+    kind: Annotated[OfferKind, Strict(False)]
+    accept: bool
+    game_no: int | None = Field(None, ge=1, description="The game the offer is about; default: the current one.")
+    ref: str | int | None = Field(None, description="Any short value, echoed in an error.")
+
+
+ClientMessage: TypeAdapter[Hello | ActionMsg | SyncMsg | PingMsg | ChatIn | ResignMsg | OfferIn | AnswerIn] = TypeAdapter(
+    Annotated[Hello | ActionMsg | SyncMsg | PingMsg | ChatIn | ResignMsg | OfferIn | AnswerIn, Field(discriminator="type")])
 """Any message a client sends."""
 
 
@@ -378,6 +425,8 @@ class StateMsg(BaseModel):
     names: list[str]
     outcome: dict[str, Any] | None
     clock: ClockOut | None = Field(None, description="The clock in the server's time (null: the room has none).")
+    watchers: int = Field(0, description="How many sockets watch the room without a seat (on this server process): "
+                                         "only the count, never who.")
 
 
 class Accepted(BaseModel):
@@ -449,10 +498,35 @@ class ChatLogMsg(BaseModel):
     messages: list[ChatLineOut]
 
 
+class OfferMsg(BaseModel):
+    """A pending offer, to every socket of the room (and to a socket that connects meanwhile): sent when it is made
+    and after each acceptance. Only seats and numbers: an offer carries nothing of any seat's hand."""
+
+    type: Literal["offer"] = "offer"
+    kind: OfferKind
+    by: int = Field(description="The seat that offered it.")
+    game_no: int
+    version: int = Field(description="The game's version when it was made (a move makes a draw or takeback lapse).")
+    accepted: list[int] = Field(description="The seats that agreed (the offerer first).")
+    waiting: list[int] = Field(description="The seated persons whose answer it waits for.")
+
+
+class OfferClosedMsg(BaseModel):
+    """An offer ended, to every socket of the room: accepted (what it offered follows), declined, withdrawn,
+    lapsed, or a seat changed hands."""
+
+    type: Literal["offer_closed"] = "offer_closed"
+    kind: OfferKind
+    by: int = Field(description="The seat that offered it.")
+    game_no: int
+    end: OfferEnd
+    seat: int | None = Field(None, description="Who declined, withdrew or left (null: accepted or lapsed).")
+
+
 ServerMessage: TypeAdapter[Welcome | StateMsg | Accepted | ErrorMsg | RoomMsg | BotMsg | Pong | ChatMsg
-                           | ChatLogMsg] = TypeAdapter(
-    Annotated[Welcome | StateMsg | Accepted | ErrorMsg | RoomMsg | BotMsg | Pong | ChatMsg | ChatLogMsg,
-              Field(discriminator="type")])
+                           | ChatLogMsg | OfferMsg | OfferClosedMsg] = TypeAdapter(
+    Annotated[Welcome | StateMsg | Accepted | ErrorMsg | RoomMsg | BotMsg | Pong | ChatMsg | ChatLogMsg | OfferMsg
+              | OfferClosedMsg, Field(discriminator="type")])
 """Any message the server sends."""
 
 

@@ -128,6 +128,9 @@ class ServerSettings:
     card_sets: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
     """Per game, the rule flags of the card set its new rooms play unless they set those flags themselves
     (``cardtable serve --cards SET.toml``)."""
+    bot_pace: float = 0.0
+    """The least seconds between two moves of a room where no person is seated while somebody watches it, so
+    spectators can follow a game of bots (``cardtable serve`` makes it 1; 0 here: tests and benchmarks)."""
 
     @classmethod
     def from_env(cls) -> ServerSettings:
@@ -136,7 +139,7 @@ class ServerSettings:
         ``CARDTABLE_BOT_WORKERS``, ``CARDTABLE_BOT_EXECUTOR``, ``CARDTABLE_RAY_ADDRESS``,
         ``CARDTABLE_JOIN_LIMIT``, ``CARDTABLE_INVITE_LIMIT``, ``CARDTABLE_SECURE_COOKIES`` (``1``),
         ``CARDTABLE_RP_ID``, ``CARDTABLE_TRUSTED_ORIGINS`` (comma-separated) and ``CARDTABLE_CARD_SETS`` (JSON: per
-        game, the flags of its card set)."""
+        game, the flags of its card set); ``CARDTABLE_BOT_PACE`` (seconds, default 1)."""
         return cls(db=database_url(),
                    bot_iterations=int(os.environ.get("CARDTABLE_BOT_ITERATIONS", str(MAX_ITERATIONS))),
                    bot_workers=int(os.environ.get("CARDTABLE_BOT_WORKERS", "2")),
@@ -149,7 +152,8 @@ class ServerSettings:
                    rp_id=os.environ.get("CARDTABLE_RP_ID") or None,
                    trusted_origins=tuple(o.strip() for o in os.environ.get("CARDTABLE_TRUSTED_ORIGINS", "").split(",")
                                          if o.strip()),
-                   card_sets=json.loads(os.environ.get("CARDTABLE_CARD_SETS") or "{}"))
+                   card_sets=json.loads(os.environ.get("CARDTABLE_CARD_SETS") or "{}"),
+                   bot_pace=float(os.environ.get("CARDTABLE_BOT_PACE", "1.0")))
 
 
 class Services:
@@ -174,7 +178,8 @@ class Services:
         self.store = await asyncio.to_thread(Store.open, settings.db, durable=settings.durable, origin=settings.origin)
         self.store.on_finish(ratings.on_finish)  # a rated room's finished game updates its players' ratings
         self.hub = Hub(self.store, self.bots, queue_limit=settings.queue_limit,
-                       max_connections=settings.max_connections_per_room, group_commits=settings.group_commits)
+                       max_connections=settings.max_connections_per_room, group_commits=settings.group_commits,
+                       bot_pace=settings.bot_pace)
         self.hub.chat_limit = chat_limiter(settings.chat_rate)
         await self.hub.start()
         self.studio = Studio(self.store, settings.db, workers=settings.studio_workers,

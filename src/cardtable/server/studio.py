@@ -1,9 +1,11 @@
 """The designer's studio: lab studies launched from the browser, run on a worker pool of their own.
 
 A study plays one or more *variants* (rule flags: a card set becomes flags) on the same seeds, so
-they are paired: ``single`` plays one, ``ab`` two (A, then B), ``sweep`` one per value of a number.
-Each variant is a lab run (:mod:`cardtable.lab.execute`) stored batch by batch in the server's own
-store, so a study cut short by a restart resumes where it stopped. The games are played by a bounded
+they are paired: ``single`` plays one, ``ab`` two (A, then B), ``sweep`` one per value of a number,
+``tune`` searches numbers with the lab's Optuna search and checks the best sets it finds on fresh
+seeds (:mod:`.studio_tune`). Each variant is a lab run (:mod:`cardtable.lab.execute`) stored batch by
+batch in the server's own store, so a study cut short by a restart resumes where it stopped (a
+search, with the trials it finished: its journal is in the store too). The games are played by a bounded
 pool of low-priority worker processes (or a Ray cluster) apart from the bots', so play keeps its
 latency. Progress (games done, an estimate of the time left and the first player's interval as it
 narrows) goes to every socket watching the study. When the last game is stored, the report is built
@@ -20,6 +22,7 @@ import logging
 import math
 import multiprocessing
 import os
+import re
 import secrets
 import threading
 import time
@@ -27,7 +30,7 @@ from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any
+from typing import Any, TypeVar
 
 from sqlalchemy import insert, select, update
 from sqlalchemy.exc import IntegrityError
@@ -45,8 +48,23 @@ from cardtable.store.models import utcnow
 from cardtable.store.studio_models import StudioStudyRow
 
 from .errors import Refusal
+from .studio_tune import (
+    Stopped,
+    TuneOptions,
+    check_config,
+    check_places,
+    checked_sets,
+    found_sets,
+    load_search,
+    search,
+    search_info,
+    set_label,
+    settings_of,
+    tune_view,
+)
 
 log = logging.getLogger("cardtable.studio")
+T = TypeVar("T")
 
 MAX_GAMES = 20_000
 """The most games one variant of a study may play."""
@@ -57,11 +75,20 @@ AGENTS = ("random", "heuristic", "ismcts:easy")
 
 
 class StudyKind(StrEnum):
-    """What a study plays: one configuration, an A/B of two, or a sweep of one number over values."""
+    """What a study plays: one configuration, an A/B of two, a sweep of one number over values, or a search."""
 
     SINGLE = "single"
     AB = "ab"
     SWEEP = "sweep"
+    TUNE = "tune"
+    """The lab's automatic balancing: numbers searched toward a target, the best sets checked on fresh seeds."""
+
+
+class Phase(StrEnum):
+    """Where a running study is: searching (a tune's trials) or playing its runs' games."""
+
+    SEARCH = "search"
+    PLAY = "play"
 
 
 class StudyStatus(StrEnum):
@@ -98,12 +125,17 @@ class StudyRequest:
     variants: tuple[Variant, ...]
     parameter: str = ""
     """A sweep's number (``item.field`` or a rule flag)."""
+    tune: TuneOptions | None = None
+    """A tune's search: the numbers and ranges, the target and the trial budget (``games``: each set's check)."""
 
     def to_json(self) -> dict[str, Any]:
         """The request as JSON (what the store keeps)."""
-        return {"kind": self.kind.value, "game": self.game, "agents": list(self.agents), "games": self.games,
-                "seed": self.seed, "setup": dict(self.setup), "parameter": self.parameter,
-                "variants": [{"label": v.label, "rules": dict(v.rules)} for v in self.variants]}
+        out = {"kind": self.kind.value, "game": self.game, "agents": list(self.agents), "games": self.games,
+               "seed": self.seed, "setup": dict(self.setup), "parameter": self.parameter,
+               "variants": [{"label": v.label, "rules": dict(v.rules)} for v in self.variants]}
+        if self.tune is not None:
+            out["tune"] = self.tune.to_json()
+        return out
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> StudyRequest:
@@ -111,22 +143,133 @@ class StudyRequest:
         return cls(StudyKind(data["kind"]), str(data["game"]), tuple(data["agents"]), int(data["games"]),
                    int(data["seed"]), dict(data.get("setup") or {}),
                    tuple(Variant(str(v["label"]), dict(v["rules"])) for v in data["variants"]),
-                   str(data.get("parameter") or ""))
+                   str(data.get("parameter") or ""),
+                   TuneOptions.from_json(data["tune"]) if data.get("tune") else None)
 
     def config(self, variant: Variant) -> StudyConfig:
         """The lab configuration of one variant (every variant plays the same seeds)."""
         return StudyConfig(self.game, self.agents, self.games, self.seed, dict(variant.rules), dict(self.setup))
+
+    def settings(self) -> Any:
+        """A tune's search settings (:class:`cardtable.lab.tune.TuneSettings`); ValueError for another kind."""
+        if self.tune is None:
+            raise ValueError("only a tune study has search settings")
+        return settings_of(self.config(self.variants[0]), self.tune)
+
+    def check_configs(self) -> list[StudyConfig]:
+        """A tune's check as planned before the search: the original and its best sets, each on the held-out seeds
+        (the found sets' flags are known once the search is done; the games per set are the same)."""
+        settings = self.settings()
+        one = check_config(settings, settings.original(), self.games)
+        return [one] * (1 + (self.tune.best if self.tune is not None else 0))
 
 
 def _bad(message: str) -> Refusal:
     return Refusal(ErrorCode.BAD_STUDY, message)
 
 
+class SetupChoice(StrEnum):
+    """What the study form offers for a game's decks or option sets."""
+
+    RULEBOOK = "rulebook"
+    """The game's own setup (its preset decks, its option set)."""
+    RANDOM = "random"
+    """A random legal deck or loadout for every seat of every game (the lab's ``--deck random``,
+    ``--setup loadouts=random``): each card is then in some decks and not in others, so its strength shows."""
+
+
+RANDOM_LOADOUT_ITEMS = ("loadouts=random",)
+"""The lab's setup items that ask a game's ``random_setup`` facet for random loadouts in every seat (lab.md)."""
+
+
+def random_setup(game: str) -> dict[str, Any] | None:
+    """The setup that deals every seat a random legal deck or loadout, through the game's kit (its ``decks`` facet's
+    random deck, or its ``random_setup`` facet with one of the game's own setups), None for a game without."""
+    from cardtable.core import registry
+    from cardtable.core.registry import game_class
+    from cardtable.lab.setup_args import parse_setup_items
+
+    book = registry.part(game, "decks", required=False)
+    if book is not None:
+        players = load_game(game).min_players
+        return {book.setup_key: [book.setup_entry(book.random_name)] * players}
+    if registry.part(game, "random_setup", required=False) is None:
+        return None
+    asked = parse_setup_items(RANDOM_LOADOUT_ITEMS)
+    for _label, flags, setup in game_class(game).bench_cases():  # the game's own setups: one with option cards
+        candidate = {**setup, **asked}
+        try:
+            plan(StudyConfig(game, ("random",), 1, 0, dict(flags), candidate))
+        except (ValueError, KeyError, TypeError):
+            continue
+        if not flags:
+            return candidate
+    return None
+
+
+def rule_flags_of(game: str) -> list[dict[str, Any]]:
+    """The rule flags a study may set (the card set's own flags left to the card set): name, type, default, choices,
+    range, meaning and ledger entry, as ``cardtable games`` lists them."""
+    from cardtable.core.cardset import spec_of
+    from cardtable.core.registry import game_class
+
+    try:
+        spec = spec_of(game)
+        taken = {spec.cards_flag} | {n.flag for n in spec.numbers if n.flag}
+    except LookupError:
+        taken = set()
+    out = []
+    for f in game_class(game).Rules.flag_specs():
+        if f.name in taken:
+            continue
+        out.append({"name": f.name, "kind": f.kind.__name__, "default": f.default,
+                    "choices": list(f.choices) if f.choices is not None else None, "min": f.minimum, "max": f.maximum,
+                    "values": f.describe_values(), "doc": f.doc, "ledger": f.ledger})
+    return out
+
+
+def parse_rule_items(game: str, items: Any) -> dict[str, Any]:
+    """``flag=value`` texts as the command line's ``--rules`` reads them (Refusal ``bad_study`` naming the problem);
+    a card set's own flags are refused: they are edited in the card set."""
+    from cardtable.core.registry import game_class
+    from cardtable.core.rules import parse_assignments
+
+    if not isinstance(items, list) or not all(isinstance(i, str) for i in items):
+        raise _bad("rule_items: a list of flag=value texts")
+    try:
+        flags = parse_assignments(game_class(game).Rules, items)
+    except ValueError as exc:
+        raise _bad(str(exc)) from None
+    allowed = {f["name"] for f in rule_flags_of(game)}
+    for name in flags:
+        if name not in allowed:
+            raise _bad(f"rule flag {name!r} is the card set's: change the card set's numbers instead")
+    return flags
+
+
+def set_name(game: str, label: str, rules: Mapping[str, Any]) -> str:
+    """A variant's label as people read it: its name and its hash (``slow ice #3f2a9c01de``), never a hash alone;
+    the rulebook's own rules by name."""
+    label = " ".join(label.split())[:64]
+    try:
+        cs = set_from_flags(game, rules)
+    except (ValueError, KeyError, TypeError, LookupError):
+        return label or "custom"
+    if not cs.rule_flags():
+        return label or "rulebook"
+    if not label or re.fullmatch(r"#?[0-9a-f]{6,}", label):
+        label = "custom"
+    return label if f"#{cs.hash}" in label else f"{label} #{cs.hash}"
+
+
 def make_request(body: Mapping[str, Any]) -> StudyRequest:
     """A checked :class:`StudyRequest` from the API's JSON body (Refusal ``bad_study`` saying what is wrong).
 
     ``single``: ``rules``; ``ab``: ``a`` and ``b``, each ``{label, rules}``; ``sweep``: ``rules`` (the base),
-    ``parameter`` and ``values``.
+    ``parameter`` and ``values``; ``tune``: ``rules`` (the original set), ``vary`` (``[{key, low, high}]``),
+    ``target``, ``trials``, ``step_games``, ``steps`` and ``games`` (each set's check on fresh seeds). Every kind
+    takes ``rule_items`` (``flag=value``, the command line's ``--rules``, for every variant), ``setup_choice``
+    (``rulebook`` or ``random``), ``setup`` and ``setup_items`` (the lab's ``--setup``).
     """
     try:
         kind = StudyKind(str(body.get("kind", "single")))
@@ -137,6 +280,7 @@ def make_request(body: Mapping[str, Any]) -> StudyRequest:
         load_game(str(game))
     except (ValueError, LookupError):
         raise Refusal(ErrorCode.UNKNOWN_GAME, f"unknown game {game!r}") from None
+    game = str(game)
     agents = body.get("agents") or ["heuristic"]
     if not isinstance(agents, list) or not all(isinstance(a, str) for a in agents) or not 1 <= len(agents) <= 4:
         raise _bad("agents: a list of one to four agent names")
@@ -149,6 +293,15 @@ def make_request(body: Mapping[str, Any]) -> StudyRequest:
     setup = body.get("setup") or {}
     if not isinstance(setup, dict):
         raise _bad("setup: an object of setup options")
+    try:
+        choice = SetupChoice(str(body.get("setup_choice") or SetupChoice.RULEBOOK.value))
+    except ValueError:
+        raise _bad(f"setup_choice is one of {', '.join(c.value for c in SetupChoice)}") from None
+    if choice is SetupChoice.RANDOM:
+        drawn = random_setup(game)
+        if drawn is None:
+            raise _bad(f"{game} has no random decks or loadouts")
+        setup = {**drawn, **setup}
     items = body.get("setup_items") or []
     if not isinstance(items, list) or not all(isinstance(i, str) for i in items):
         raise _bad("setup_items: a list of key=value texts")
@@ -161,19 +314,35 @@ def make_request(body: Mapping[str, Any]) -> StudyRequest:
             setup = {**setup, **parse_setup_items(items)}
         except ValueError as exc:
             raise _bad(str(exc)) from None
+    flags = parse_rule_items(game, body.get("rule_items") or [])
     parameter = ""
+    tune: TuneOptions | None = None
     if kind is StudyKind.SINGLE:
-        variants = [Variant(str(body.get("label") or "study"), _rules(body.get("rules")))]
+        rules = {**flags, **_rules(body.get("rules"))}
+        variants = [Variant(set_name(game, str(body.get("label") or ""), rules), rules)]
     elif kind is StudyKind.AB:
         a, b = body.get("a"), body.get("b")
         if not isinstance(a, dict) or not isinstance(b, dict):
             raise _bad("an A/B study needs a and b, each {label, rules}")
-        variants = [Variant(str(a.get("label") or "A"), _rules(a.get("rules"))),
-                    Variant(str(b.get("label") or "B"), _rules(b.get("rules")))]
-    else:
-        parameter, variants = _sweep_variants(str(game), _rules(body.get("rules")), body.get("parameter"),
+        a_rules, b_rules = {**flags, **_rules(a.get("rules"))}, {**flags, **_rules(b.get("rules"))}
+        variants = [Variant(set_name(game, str(a.get("label") or "A"), a_rules), a_rules),
+                    Variant(set_name(game, str(b.get("label") or "B"), b_rules), b_rules)]
+    elif kind is StudyKind.SWEEP:
+        parameter, variants = _sweep_variants(game, {**flags, **_rules(body.get("rules"))}, body.get("parameter"),
                                               body.get("values"))
-    request = StudyRequest(kind, str(game), tuple(agents), games, seed, setup, tuple(variants), parameter)
+    else:
+        try:
+            import optuna  # noqa: F401
+        except ImportError:
+            raise _bad("a tune needs optuna on the server: pip install 'cardtable[tune]'") from None
+        rules = {**flags, **_rules(body.get("rules"))}
+        try:
+            tune = TuneOptions.from_body(game, {**body, "name": body.get("name") or body.get("label") or ""})
+            settings_of(StudyConfig(game, tuple(agents), games, seed, rules, setup), tune).original()
+        except (ValueError, KeyError, TypeError) as exc:
+            raise _bad(str(exc).removeprefix("card set: ")) from None
+        variants = [Variant(set_name(game, tune.name, rules), rules)]
+    request = StudyRequest(kind, game, tuple(agents), games, seed, setup, tuple(variants), parameter, tune)
     for variant in request.variants:
         try:
             plan(request.config(variant))
@@ -251,16 +420,46 @@ class Live:
     done_at_start: int = 0
     cancel: threading.Event = field(default_factory=threading.Event)
     watchers: set[asyncio.Queue[dict[str, Any]]] = field(default_factory=set)
+    phase: Phase = Phase.PLAY
+    search: dict[str, Any] | None = None
+    """A tune's search as it stands (:func:`.studio_tune.search_state`), kept once the search is done."""
+    search_started: tuple[float, int] = (0.0, 0)
+    """When this process took the search up, and the trials it held then."""
+    busy: int = 0
+    """The study's work running in threads now (a stopping server waits for it before it stops the pool)."""
+    busy_lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def working(self, fn: Callable[..., T], *args: Any) -> T:
+        """``fn(*args)``, counted as the study's work while it runs (in a thread)."""
+        with self.busy_lock:
+            self.busy += 1
+        try:
+            return fn(*args)
+        finally:
+            with self.busy_lock:
+                self.busy -= 1
 
     def message(self) -> dict[str, Any]:
         """The progress message sockets get."""
         played = self.done - self.done_at_start
         elapsed = time.monotonic() - self.started
         estimate = None
-        if played > 0 and self.status is StudyStatus.RUNNING:
+        if self.phase is Phase.SEARCH and self.search is not None and self.status is StudyStatus.RUNNING:
+            since, held = self.search_started
+            trials = self.search["trials_done"] - held
+            if trials > 0:
+                per_trial = (time.monotonic() - since) / trials
+                per_game = (time.monotonic() - since) / max(1, self.search["games"])
+                estimate = round(per_trial * (self.search["trials"] - self.search["trials_done"])
+                                 + per_game * self.planned, 1)
+        elif played > 0 and self.status is StudyStatus.RUNNING:
             estimate = round(elapsed / played * (self.planned - self.done), 1)
-        return {"type": "progress", "study": self.study_id, "status": self.status.value, "done": self.done,
-                "planned": self.planned, "estimate_s": estimate, "variants": [t.to_json() for t in self.tallies]}
+        out = {"type": "progress", "study": self.study_id, "status": self.status.value, "done": self.done,
+               "planned": self.planned, "estimate_s": estimate, "variants": [t.to_json() for t in self.tallies],
+               "phase": self.phase.value}
+        if self.search is not None:
+            out["search"] = {k: v for k, v in self.search.items() if k != "games_done"}
+        return out
 
 
 class Cancelled(Exception):
@@ -320,13 +519,20 @@ class Studio:
             self._launch(study_id)
 
     async def stop(self) -> None:
-        """Stop watching the studies (their stored games stay; the next start resumes them) and the pool."""
-        for live in self.live.values():
+        """Stop watching the studies (their stored games stay; the next start resumes them) and the pool.
+
+        The studies' threads stop at their next batch; the pool is shut down once they have (or after a minute).
+        """
+        lives = list(self.live.values())
+        for live in lives:
             live.cancel.set()
         tasks = list(self._tasks.values())
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
+        deadline = time.monotonic() + 60
+        while any(live.busy for live in lives) and time.monotonic() < deadline:
+            await asyncio.sleep(0.05)
         if self._executor is not None:
             executor, self._executor = self._executor, None
             await asyncio.to_thread(executor.shutdown, wait=True, cancel_futures=True)  # in-flight batches land
@@ -346,8 +552,12 @@ class Studio:
             raise Refusal(ErrorCode.TOO_MANY_STUDIES,
                           f"you have {self.max_running} studies running already: wait for one or cancel it", status=429)
         study_id = secrets.token_urlsafe(12)
-        runs = [f"studio-{study_id}-{i}" for i in range(len(request.variants))]
-        planned = sum(len(plan(request.config(v))) for v in request.variants)
+        if request.kind is StudyKind.TUNE:  # the check's runs are made once the search has found the sets
+            configs = request.check_configs()
+        else:
+            configs = [request.config(v) for v in request.variants]
+        runs = [f"studio-{study_id}-{i}" for i in range(len(configs))]
+        planned = sum(len(plan(c)) for c in configs)
 
         def write() -> None:
             with self.store.transaction() as conn:
@@ -355,8 +565,9 @@ class Studio:
                     id=study_id, share_id=secrets.token_urlsafe(16), owner=owner, kind=request.kind.value,
                     game=request.game, request=request.to_json(), runs=runs, status=StudyStatus.QUEUED.value,
                     planned=planned, done=0, created_at=utcnow()))
-            for name, variant in zip(runs, request.variants, strict=True):
-                self.lab.create(name, request.config(variant))
+            if request.kind is not StudyKind.TUNE:
+                for name, config in zip(runs, configs, strict=True):
+                    self.lab.create(name, config)
 
         await asyncio.to_thread(write)
         self._launch(study_id)
@@ -422,10 +633,13 @@ class Studio:
         return await asyncio.to_thread(self.get, study_id)
 
     def _set_status(self, study_id: str, status: StudyStatus, *, only_active: bool = False, done: int | None = None,
-                    result: dict[str, Any] | None = None, error: str | None = None) -> None:
+                    result: dict[str, Any] | None = None, error: str | None = None,
+                    planned: int | None = None) -> None:
         values: dict[str, Any] = {"status": status.value}
         if done is not None:
             values["done"] = done
+        if planned is not None:
+            values["planned"] = planned
         if result is not None:
             values["result"] = result
         if error is not None:
@@ -453,12 +667,15 @@ class Studio:
                 raise Cancelled
             await asyncio.to_thread(self._set_status, study_id, StudyStatus.RUNNING, done=done)
             self._publish(live)
-            for i, name in enumerate(row.runs):
-                await asyncio.to_thread(self._play, live, name, i, loop)
-            live.status = StudyStatus.DONE
-            result = await asyncio.to_thread(self._result, row.runs, request)
+            runs = list(row.runs)
+            if request.kind is StudyKind.TUNE:
+                runs = await asyncio.to_thread(live.working, self._search, live, row, request, loop)
+            for i, name in enumerate(runs):
+                await asyncio.to_thread(live.working, self._play, live, name, i, loop)
+            result = await asyncio.to_thread(live.working, self._result, study_id, runs, request)
             await asyncio.to_thread(self._set_status, study_id, StudyStatus.DONE, done=live.done, result=result)
-        except Cancelled:
+            live.status = StudyStatus.DONE  # after the report is stored: a page that reads "done" finds it
+        except (Cancelled, Stopped):
             live.status = StudyStatus.CANCELLED
             await asyncio.to_thread(self._set_status, study_id, StudyStatus.CANCELLED, done=live.done)
         except asyncio.CancelledError:  # the server stops: the study stays running, to resume
@@ -474,6 +691,41 @@ class Studio:
                 queue.put_nowait({"type": "end"})
             self.live.pop(study_id, None)
             self._tasks.pop(study_id, None)
+
+    def _search(self, live: Live, row: Any, request: StudyRequest, loop: asyncio.AbstractEventLoop) -> list[str]:
+        """A tune's search (in a thread: it waits on the workers), then its check's runs made: the original and the
+        sets found, each on the held-out seeds. The names of the runs to play."""
+        settings = request.settings()
+        trials = request.tune.trials if request.tune is not None else 0
+        live.phase, live.search_started = Phase.SEARCH, (time.monotonic(), 0)
+        first = [True]
+
+        def on_state(state: dict[str, Any]) -> None:
+            if first[0]:
+                live.search_started = (time.monotonic(), state["trials_done"])
+                first[0] = False
+            live.search = state
+            loop.call_soon_threadsafe(self._publish, live)
+
+        study = search(settings, store=self.store, study=row.id, trials=trials, executor=self.executor(),
+                       workers=self.workers, cancelled=live.cancel, on_state=on_state)
+        sets = found_sets(settings, study, request.tune.best if request.tune is not None else 1)
+        if not sets:
+            raise RuntimeError("no trial of the search finished: give it more trials or a wider range")
+        runs = []
+        for place, cs in check_places(settings, sets):
+            runs.append(row.runs[place])
+            if self.lab.find(row.runs[place]) is None:
+                self.lab.create(row.runs[place], check_config(settings, cs, request.games))
+        planned = sum(self.lab.get(name).planned for name in runs)
+        live.tallies = self._tallies(runs, request)
+        live.planned, live.done = planned, self._stored(runs)
+        live.done_at_start, live.started, live.phase = live.done, time.monotonic(), Phase.PLAY
+        if live.search is not None:
+            live.search = {**live.search, "phase": "done"}
+        self._set_status(live.study_id, StudyStatus.RUNNING, done=live.done, planned=planned)
+        loop.call_soon_threadsafe(self._publish, live)
+        return runs
 
     def _play(self, live: Live, name: str, index: int, loop: asyncio.AbstractEventLoop) -> None:
         """Play the missing games of one variant's run on the pool (in a thread: it waits on the workers)."""
@@ -505,14 +757,14 @@ class Studio:
             conn.execute(update(StudioStudyRow).where(StudioStudyRow.id == live.study_id).values(done=live.done))
 
     def _stored(self, runs: Sequence[str]) -> int:
-        return sum(self.lab.get(name).stored for name in runs)
+        return sum(info.stored for name in runs if (info := self.lab.find(name)) is not None)
 
     def _tallies(self, runs: Sequence[str], request: StudyRequest) -> list[Tally]:
         """The tallies of the games a study has stored already (a resumed study's interval goes on from them)."""
         out = []
         with self.lab.store.engine.connect() as conn:
-            for name, variant in zip(runs, request.variants, strict=True):
-                tally = Tally(variant.label)
+            for name, label in run_labels(self.lab, runs, request):
+                tally = Tally(label)
                 rows = conn.execute(select(LabSeriesGameRow.first_player, LabSeriesGameRow.winners,
                                            LabSeriesGameRow.specs)
                                     .join(LabSeriesRow, LabSeriesRow.id == LabSeriesGameRow.series_id)
@@ -528,14 +780,14 @@ class Studio:
             if queue.qsize() < 64:
                 queue.put_nowait(message)
 
-    def _result(self, runs: Sequence[str], request: StudyRequest) -> dict[str, Any]:
+    def _result(self, study: str, runs: Sequence[str], request: StudyRequest) -> dict[str, Any]:
         """The finished study's report in both languages (built on the pool when the store is shared)."""
         url = self.lab.shared_url
         if url is not None and not self.ray_address:
-            future = self.executor().submit(build_result, url, list(runs), request.to_json())
+            future = self.executor().submit(build_result, url, list(runs), request.to_json(), study)
             result: dict[str, Any] = future.result()
             return result
-        return result_of(self.lab, runs, request)
+        return result_of(self.lab, runs, request, study)
 
     def progress(self, study_id: str) -> dict[str, Any]:
         """The progress message of a study (a finished one: its final counts)."""
@@ -543,8 +795,11 @@ class Studio:
         if live is not None and live.planned:
             return live.message()
         row = self.row(study_id)
-        return {"type": "progress", "study": study_id, "status": row.status, "done": row.done, "planned": row.planned,
-                "estimate_s": None, "variants": (row.result or {}).get("tallies", [])}
+        out = {"type": "progress", "study": study_id, "status": row.status, "done": row.done, "planned": row.planned,
+               "estimate_s": None, "variants": (row.result or {}).get("tallies", []), "phase": Phase.PLAY.value}
+        if (row.result or {}).get("search"):
+            out["search"] = row.result["search"]
+        return out
 
     def watch(self, study_id: str) -> asyncio.Queue[dict[str, Any]] | None:
         """A queue of a running study's progress messages (None when it is not running)."""
@@ -598,6 +853,27 @@ def _with_lab(url: str, fn: Callable[..., Any], *args: Any) -> Any:
         lab.close()
 
 
+def run_labels(lab: LabStore, runs: Sequence[str], request: StudyRequest) -> list[tuple[str, str]]:
+    """Each stored run of a study with its label: its variant's, or for a tune the set it checks (name and hash)."""
+    if request.kind is not StudyKind.TUNE:
+        return list(zip(runs, (v.label for v in request.variants), strict=True))
+    existing = [(name, info) for name in runs if (info := lab.find(name)) is not None]
+    sets = checked_sets(request.settings(), [(int(name.rsplit("-", 1)[1]), info.config.rules) for name, info in existing])
+    return [(name, set_label(cs)) for (name, _), cs in zip(existing, sets, strict=True)]
+
+
+def report_run(lab: LabStore, runs: Sequence[str], request: StudyRequest,
+               result: Mapping[str, Any] | None = None) -> str:
+    """The run whose lab report a study's page and HTML file show: the last variant's, or the set a tune's answer
+    names."""
+    if request.kind is StudyKind.TUNE:
+        if (result or {}).get("report_run"):
+            return str((result or {})["report_run"])
+        names = [name for name, _ in run_labels(lab, runs, request)]
+        return names[1] if len(names) > 1 else names[0]
+    return runs[-1]
+
+
 def html_report(lab: LabStore, runs: Sequence[str], request_json: Mapping[str, Any],
                 result: Mapping[str, Any] | None, lang: str) -> str:
     """A finished study's self-contained HTML page: the lab's report of its last variant, the study's answer first."""
@@ -605,7 +881,7 @@ def html_report(lab: LabStore, runs: Sequence[str], request_json: Mapping[str, A
 
     request = StudyRequest.from_json(request_json)
     view = ((result or {}).get("views") or {}).get(lang, {})
-    report = build_report(lab.load(runs[-1]), lang)
+    report = build_report(lab.load(report_run(lab, runs, request, result)), lang)
     if request.kind is not StudyKind.SINGLE:
         report.answer = str(view.get("answer", report.answer))
         report.summary = [*view.get("summary", []), *report.summary]
@@ -621,9 +897,9 @@ def games_csv(lab: LabStore, runs: Sequence[str], request_json: Mapping[str, Any
     request = StudyRequest.from_json(request_json)
     out = io.StringIO()
     writer: csv.DictWriter[str] | None = None
-    for name, variant in zip(runs, request.variants, strict=True):
+    for name, label in run_labels(lab, runs, request):
         for game in games_table(lab.load(name)):
-            line = {"variant": variant.label, **game}
+            line = {"variant": label, **game}
             if writer is None:
                 writer = csv.DictWriter(out, list(line), extrasaction="ignore")
                 writer.writeheader()
@@ -658,21 +934,26 @@ _WORDS: dict[str, dict[str, str]] = {
 }
 
 
-def build_result(url: str, runs: list[str], request: dict[str, Any]) -> dict[str, Any]:
+def build_result(url: str, runs: list[str], request: dict[str, Any], study: str = "") -> dict[str, Any]:
     """A worker's task: open the store at ``url`` and build a finished study's report (:func:`result_of`)."""
     lab = LabStore.open(url, migrate=False)
     try:
-        return result_of(lab, runs, StudyRequest.from_json(request))
+        return result_of(lab, runs, StudyRequest.from_json(request), study)
     finally:
         lab.close()
 
 
-def result_of(lab: LabStore, runs: Sequence[str], request: StudyRequest) -> dict[str, Any]:
-    """A finished study's report as JSON, in English and Japanese: the answer first, then the evidence."""
+def result_of(lab: LabStore, runs: Sequence[str], request: StudyRequest, study: str = "") -> dict[str, Any]:
+    """A finished study's report as JSON, in English and Japanese: the answer first, then the evidence.
+
+    ``study`` is the study's id (a tune's search is kept under it).
+    """
     from cardtable.lab.analysis import analyse
     from cardtable.lab.compare import compare_runs
     from cardtable.lab.report import build_report
 
+    if request.kind is StudyKind.TUNE:
+        return _tune_result(lab, runs, request, study)
     loaded = [lab.load(name) for name in runs]
     numbers = [analyse(run) for run in loaded]
     views: dict[str, Any] = {}
@@ -685,7 +966,7 @@ def result_of(lab: LabStore, runs: Sequence[str], request: StudyRequest) -> dict
     for lang in ("en", "ja"):
         parts = [_view(build_report(run, lang, nums)) for run, nums in zip(loaded, numbers, strict=True)]
         words = _WORDS[lang]
-        game_name = parts[-1]["title"].split(":")[0].split(":")[0]
+        game_name = re.split("[:\uff1a]", parts[-1]["title"])[0]  # the lab's title: "{game}: {run}"
         if request.kind is StudyKind.SINGLE:
             view = parts[0]
         elif request.kind is StudyKind.AB:
@@ -700,6 +981,49 @@ def result_of(lab: LabStore, runs: Sequence[str], request: StudyRequest) -> dict
         view["parts"] = [{"label": v.label, "answer": p["answer"]} for v, p in zip(request.variants, parts, strict=True)]
         views[lang] = view
     return {"views": views, "tallies": tallies}
+
+
+def _tune_result(lab: LabStore, runs: Sequence[str], request: StudyRequest, study: str) -> dict[str, Any]:
+    """A tune's report: the lab's held-out check (:func:`cardtable.lab.tune.verify`) of the sets found, read from
+    the stored check runs, the search in numbers, and the lab's report of the games of the set the answer names
+    (the one nearest the target on the fresh games)."""
+    from cardtable.lab.analysis import analyse
+    from cardtable.lab.report import build_report
+    from cardtable.lab.tune import verify
+
+    settings = request.settings()
+    labelled = run_labels(lab, runs, request)
+    loaded = [lab.load(name) for name, _ in labelled]
+    games: dict[str, Sequence[Any]] = {}
+    by_hash: dict[str, Any] = {}
+    for run in loaded:
+        key = set_from_flags(settings.game, run.info.config.rules).hash
+        games.setdefault(key, run.games)
+        by_hash.setdefault(key, run)
+    searched = load_search(lab.store, study)
+    sets = found_sets(settings, searched, request.tune.best if request.tune is not None else 1)
+    base, rows = verify(settings, sets, games=request.games, played=lambda cs: games[cs.hash])
+    info = search_info(searched)
+    target = dict(settings.targets).get("seat", 0.5)
+    nearest, _ = min(zip(sets, rows, strict=True), key=lambda p: abs(p[1]["first"]["value"] - target))
+    best = by_hash[nearest.hash]
+    numbers = analyse(best)
+    tallies = []
+    for run, (_, label) in zip(loaded, labelled, strict=True):
+        tally = Tally(label)
+        for g in run.games:
+            tally.add(g.facts.first_player, g.winners, g.players)
+        tallies.append(tally.to_json())
+    views: dict[str, Any] = {}
+    for lang in ("en", "ja"):
+        part = _view(build_report(best, lang, numbers))
+        game_name = re.split("[:\uff1a]", part["title"])[0]
+        found = tune_view(settings, base, rows, sets, info, lang, game_name)
+        views[lang] = {**part, **found, "subtitle": part["subtitle"], "charts": [*found["charts"], *part["charts"]],
+                       "parts": [{"label": set_label(nearest), "answer": part["answer"]}]}
+    return {"views": views, "tallies": tallies, "report_run": best.info.name,
+            "search": {"phase": "done", "trials_done": info["trials"], "trials": request.tune.trials
+                       if request.tune is not None else info["trials"], "games": info["games"], "best": None}}
 
 
 def _sweep_view(loaded: Sequence[Any], request: StudyRequest, words: Mapping[str, str], game_name: str,
@@ -758,8 +1082,15 @@ def estimate(request: StudyRequest, workers: int, sample: int = 4) -> dict[str, 
     played = play_batch(Batch(config, tuple(tasks[:sample])))
     per_game = (time.perf_counter() - start) / max(1, len(played))
     planned = len(tasks) * len(request.variants)
-    return {"planned": planned, "per_game_s": per_game,
-            "seconds": round(per_game * planned / max(1, workers), 1)}
+    out: dict[str, Any] = {"planned": planned, "per_game_s": per_game}
+    if request.tune is not None:  # at most every trial to its last step, then the check of the original and the sets
+        step = len(plan(StudyConfig(config.game, config.agents, request.tune.step_games, 0, config.rules,
+                                    config.setup)))
+        search_games = request.tune.trials * request.tune.steps * step
+        planned = search_games + sum(len(plan(c)) for c in request.check_configs())
+        out.update(planned=planned, search_games=search_games, trials=request.tune.trials)
+    out["seconds"] = round(per_game * planned / max(1, workers), 1)
+    return out
 
 
 def report_view(row: Any, lang: str) -> dict[str, Any] | None:
@@ -769,5 +1100,6 @@ def report_view(row: Any, lang: str) -> dict[str, Any] | None:
     return found
 
 
-__all__ = ["AGENTS", "MAX_GAMES", "Studio", "StudyKind", "StudyRequest", "StudyStatus", "Tally", "Variant",
-           "build_result", "estimate", "make_request", "owner_key", "report_view", "result_of"]
+__all__ = ["AGENTS", "MAX_GAMES", "Phase", "SetupChoice", "Studio", "StudyKind", "StudyRequest", "StudyStatus", "Tally",
+           "Variant", "build_result", "estimate", "make_request", "owner_key", "random_setup", "report_view",
+           "result_of", "rule_flags_of", "run_labels", "set_name"]

@@ -35,7 +35,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import Connection, Engine, bindparam, create_engine, event, func, insert, select, text, update
+from sqlalchemy import Connection, Engine, bindparam, create_engine, delete, event, func, insert, select, text, update
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
@@ -635,6 +635,24 @@ class Store:
                     log.exception("a finish hook failed for game %s of room %s", item.game_no, item.room_id)
             conn.execute(_TOUCH_ROOM, {"r": item.room_id, "now": now})
             self._publish(conn, item.room_id, "end", item.game_no, item.version)
+
+    def take_back(self, room_id: str, game_no: int, version: int, target: int, to_move: int | None) -> None:
+        """Take game ``game_no`` back from ``version`` to ``target`` (a takeback every person at the table agreed
+        to): its actions from ``target`` on are removed and the game stands at ``target`` again, in one commit.
+        The only change to ``actions`` that is not an append. VersionConflict if the game has moved on or is over."""
+        if not 0 <= target < version:
+            raise ValueError(f"a takeback goes back to a version before {version}, not to {target}")
+        now = utcnow()
+        with self._write() as conn:
+            moved = conn.execute(update(GameRow).where(
+                GameRow.room_id == room_id, GameRow.game_no == game_no, GameRow.version == version,
+                GameRow.finished_at.is_(None)).values(version=target, to_move=to_move)).rowcount
+            if moved != 1:
+                raise VersionConflict(f"the game has moved on from version {version}")
+            conn.execute(delete(ActionRow).where(ActionRow.room_id == room_id, ActionRow.game_no == game_no,
+                                                 ActionRow.version >= target))
+            conn.execute(_TOUCH_ROOM, {"r": room_id, "now": now})
+            self._publish(conn, room_id, "takeback", game_no, target)
 
     def rematch(self, room_id: str, game_no: int, seed: int, to_move: int | None) -> RoomInfo:
         """Start game ``game_no + 1`` in the room, same seats and tokens (GameNotFinished, VersionConflict)."""

@@ -4,7 +4,9 @@ A study (``studio_studies``) keeps what it plays (its kind and its variants, eac
 flags) and the names of the lab runs that hold its games (``lab_series``), so a study interrupted
 by a restart resumes from its stored games. Its ``share_id`` is a random id that shows its report
 to anyone who has it. A card set (``studio_card_sets``) is a game's changed numbers under a name.
-Created by the migration ``0007_studio``.
+A tune study's search (``studio_tune_log``) is Optuna's journal, one entry a row, so a search cut
+short by a restart goes on with the trials it finished. Created by the migrations ``0007_studio``
+and ``0009_studio_tune``.
 """
 
 from __future__ import annotations
@@ -58,3 +60,16 @@ class StudioCardSetRow(Base):
     """The numbers that differ from the rulebook's, by key (``item.field``)."""
     flags: Mapped[dict[str, Any]] = mapped_column(JSON)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class StudioTuneLogRow(Base):
+    """One entry of a tune study's search journal (Optuna's journal storage, kept in the server's store)."""
+
+    __tablename__ = "studio_tune_log"
+
+    study: Mapped[str] = mapped_column(String(24), primary_key=True)
+    """The study (``studio_studies.id``) whose search wrote it."""
+    seq: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=False)
+    """Its place in the journal, from 0 (Optuna's log number)."""
+    entry: Mapped[str] = mapped_column(Text)
+    """The entry as JSON text (Optuna's journal operation)."""

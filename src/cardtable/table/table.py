@@ -51,9 +51,11 @@ class EndKind(Enum):
     """The seat's clock or move deadline ran out."""
     RESIGN = "resign"
     """The seat gave up."""
+    DRAW = "draw"
+    """Every seat agreed to a draw (the seat offered it): nobody wins."""
 
 
-END_WORDS = {EndKind.TIMEOUT: "ran out of time", EndKind.RESIGN: "resigned"}
+END_WORDS = {EndKind.TIMEOUT: "ran out of time", EndKind.RESIGN: "resigned", EndKind.DRAW: "offered a draw"}
 """How an outcome's reason words each kind of end."""
 
 
@@ -189,8 +191,9 @@ class Table:
         return None if self._end is None else dict(self._end)
 
     def end(self, kind: EndKind, seat: int) -> dict[str, Any]:
-        """End the game now because ``seat`` timed out or resigned: every other seat wins (the engine's state
-        is untouched; the record keeps the end in ``meta["end"]`` and resumes to it); the outcome.
+        """End the game now because ``seat`` timed out or resigned (every other seat wins), or offered a draw that
+        every seat accepted (nobody wins); the engine's state is untouched; the record keeps the end in
+        ``meta["end"]`` and resumes to it; the outcome.
 
         >>> table = Table.create("zeta", ["human", "human"], seed=3)
         >>> table.end(EndKind.TIMEOUT, 0)["reason"], table.is_over, table.current_seat
@@ -261,6 +264,9 @@ class Table:
 
     def outcome(self) -> dict[str, Any] | None:
         """The outcome as JSON with the winners' labels (None while the game goes on)."""
+        if self._end is not None and self._end["kind"] == EndKind.DRAW.value:
+            return {"winners": [], "reason": "drawn by agreement", "rule": "", "scores": None, "detail": "",
+                    "end": EndKind.DRAW.value, "offered_by": int(self._end["seat"]), "winner_names": []}
         if self._end is not None:
             loser = int(self._end["seat"])
             winners = [p for p in range(len(self.seats)) if p != loser]

@@ -19,11 +19,13 @@ from ..errors import Refusal
 from ..hub import Connection, Hub, LiveRoom, refusal_of
 from ..protocol import (
     ActionMsg,
+    AnswerIn,
     ChatIn,
     ClientMessage,
     CloseCode,
     ErrorMsg,
     Hello,
+    OfferIn,
     PingMsg,
     Pong,
     ResignMsg,
@@ -74,7 +76,8 @@ async def _receive_text(ws: WebSocket) -> str | None:
     return str(text)
 
 
-def parse_message(text: str, limit: int) -> Hello | ActionMsg | SyncMsg | PingMsg | ChatIn | ResignMsg | ErrorMsg:
+def parse_message(text: str, limit: int) -> (Hello | ActionMsg | SyncMsg | PingMsg | ChatIn | ResignMsg | OfferIn | AnswerIn
+                                             | ErrorMsg):
     """A client message, or the error to answer it with."""
     if len(text) > limit:
         return ErrorMsg(code=ErrorCode.TOO_LARGE, message=f"messages are limited to {limit} characters")
@@ -191,6 +194,8 @@ async def _serve_socket(ws: WebSocket, room_id: str, services: Services) -> None
                 await _resign(hub, live, conn, message)
             elif isinstance(message, ChatIn):
                 await _chat(hub, live, conn, message)
+            elif isinstance(message, (OfferIn, AnswerIn)):
+                await _offer(hub, live, conn, message)
             else:
                 conn.push(ErrorMsg(code=ErrorCode.BAD_MESSAGE, message="hello is sent once, first"))
     finally:
@@ -209,6 +214,18 @@ async def _resign(hub: Hub, live: LiveRoom, conn: Connection, message: ResignMsg
     ref = message.ref if not (isinstance(message.ref, str) and len(message.ref) > 64) else None
     try:
         await hub.resign(live, conn, message.game_no)
+    except Refusal as refused:
+        conn.push(ErrorMsg(code=refused.code, message=refused.message, ref=ref))
+
+
+async def _offer(hub: Hub, live: LiveRoom, conn: Connection, message: OfferIn | AnswerIn) -> None:
+    """Make or answer an offer (a rematch, a draw, a takeback); a refusal goes back to this socket only."""
+    ref = message.ref if not (isinstance(message.ref, str) and len(message.ref) > 64) else None
+    try:
+        if isinstance(message, OfferIn):
+            await hub.offer(live, conn.seat, message.kind, message.game_no)
+        else:
+            await hub.answer(live, conn.seat, message.kind, message.accept, message.game_no)
     except Refusal as refused:
         conn.push(ErrorMsg(code=refused.code, message=refused.message, ref=ref))
 

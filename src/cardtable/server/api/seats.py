@@ -1,4 +1,5 @@
-"""``/api/rooms/{room_id}/join``, ``leave``, ``me`` and ``rematch``: taking, keeping and leaving a seat."""
+"""``/api/rooms/{room_id}/join``, ``leave``, ``me`` and ``rematch``: taking, keeping and leaving a seat, and the
+rematch offer over HTTP (the socket makes and answers every offer: docs/server.md)."""
 
 from __future__ import annotations
 
@@ -6,14 +7,12 @@ import asyncio
 
 from fastapi import APIRouter, Request
 
-from cardtable.core.rng import fresh_seed
-
 from .. import access
 from ..access import Bearer, RoomId
 from ..auth import CurrentAccount
 from ..errors import responses
-from ..protocol import Joined, JoinIn, Left, Me, RoomOut
-from ..rooms import check_person_name, first_player, room_out
+from ..protocol import Joined, JoinIn, Left, Me, OfferKind, RoomOut
+from ..rooms import check_person_name, room_out
 from ..throttle import address_of
 from .deps import ServicesDep
 
@@ -59,12 +58,11 @@ async def me(room_id: RoomId, creds: Bearer, services: ServicesDep) -> Me:
 
 @router.post("/api/rooms/{room_id}/rematch", response_model=RoomOut, responses=responses(401, 404, 409))
 async def rematch(room_id: RoomId, creds: Bearer, services: ServicesDep) -> RoomOut:
-    """Start the next game in a room whose game is over: same seats, same tokens, a new deal."""
+    """Offer (or accept) a rematch once the game is over, as the socket's ``offer`` of kind ``rematch`` does: the
+    next game (same seats, same tokens, a new deal) starts when every seated person agreed, at once when the
+    others are bots. The room after it (its ``game_no`` is the next game's once it started)."""
     store, hub = services.parts()
     token = access.required_token(creds)
-    info, _seat = await asyncio.to_thread(access.seat_of, store, room_id, token)
-    seed = fresh_seed()
-    to_move = await asyncio.to_thread(first_player, info, seed)
-    after = await asyncio.to_thread(store.rematch, room_id, info.game_no, seed, to_move)
-    await hub.refresh(room_id, after)
-    return room_out(after)
+    info, seat = await asyncio.to_thread(access.seat_of, store, room_id, token)
+    await hub.offer(await hub.live(room_id), seat, OfferKind.REMATCH, info.game_no)
+    return room_out(await asyncio.to_thread(store.room, room_id))

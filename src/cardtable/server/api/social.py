@@ -17,7 +17,8 @@ from cardtable.core.errors import ErrorCode
 from cardtable.core.registry import game_class, game_names, load_game
 from cardtable.store import SeatStatus, Store, social
 from cardtable.store.accounts import name_key
-from cardtable.store.models import AccountRow, AccountStatus, LeavePolicy, utcnow
+from cardtable.store.models import AccountRow, AccountStatus, LeavePolicy, RoomRow, utcnow
+from cardtable.store.ratings import aware
 from cardtable.store.social_models import ClockKind, RoomSocial
 
 from .. import access
@@ -646,6 +647,8 @@ class LobbyGameOut(BaseModel):
     finished_at: datetime | None
     outcome: dict[str, Any] | None
     url: str
+    updated_at: datetime | None = Field(None, description="When its room last moved (a game being played; "
+                                                           "null: finished or unknown).")
 
 
 class LobbyOut(BaseModel):
@@ -656,15 +659,26 @@ class LobbyOut(BaseModel):
     online: int
 
 
+def _moved(store: Store, room_ids: list[str]) -> dict[str, datetime]:
+    """When each room last moved."""
+    if not room_ids:
+        return {}
+    with store.engine.connect() as conn:
+        rows = conn.execute(select(RoomRow.id, RoomRow.updated_at).where(RoomRow.id.in_(room_ids))).all()
+    return {r.id: aware(r.updated_at) for r in rows if r.updated_at is not None}
+
+
 def _lobby(store: Store) -> LobbyOut:
     playing, finished = social.lobby(store)
+    moved = _moved(store, [g.room_id for g in playing])
 
     def out(g: social.LobbyGame) -> LobbyGameOut:
         url = (f"/rooms/{g.room_id}" if g.finished_at is None
                else f"/api/rooms/{g.room_id}/records/{g.game_no}")
         return LobbyGameOut(room=g.room_id, game=g.game, title=g.title, game_no=g.game_no, rated=g.rated,
                             players=[OpponentOut(**p) for p in g.players], rating=g.rating, version=g.version,
-                            finished_at=g.finished_at, outcome=g.outcome, url=url)
+                            finished_at=g.finished_at, outcome=g.outcome, url=url,
+                            updated_at=moved.get(g.room_id) if g.finished_at is None else None)
 
     return LobbyOut(playing=[out(g) for g in playing], finished=[out(g) for g in finished],
                     online=social.online_count(store))

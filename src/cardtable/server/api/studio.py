@@ -4,6 +4,7 @@ cancelled and shared, and their reports (docs/server.md, "Studio"; docs/studio.m
 from __future__ import annotations
 
 import asyncio
+import functools
 import secrets
 import tempfile
 from pathlib import Path
@@ -23,7 +24,8 @@ from cardtable.store.studio_models import StudioCardSetRow
 from ..auth import CurrentAccount
 from ..errors import Refusal, responses
 from ..services import Services, services_of
-from ..studio import AGENTS, Studio, make_request, owner_key, report_view
+from ..studio import AGENTS, Studio, make_request, owner_key, random_setup, report_view, rule_flags_of
+from ..studio_tune import MAX_NUMBERS, MAX_STEP_GAMES, MAX_STEPS, MAX_TRIALS, set_label
 from ..throttle import address_of
 from .deps import ServicesDep
 
@@ -48,7 +50,14 @@ def _owner(request: Request, account: Any) -> str:
 # -- card sets ---------------------------------------------------------------------------------
 @router.get("/api/studio/games")
 async def studio_games() -> dict[str, Any]:
-    """Every game with a card set: its items and numbers (names, rules, ranges, rulebook values) and the agents."""
+    """Every game with a card set: its items and numbers (names, rules, ranges, rulebook values), the rule flags a
+    study may set (types, defaults, ranges), the setup of random decks or loadouts if it has them, and the agents;
+    whether the server can tune (the search needs optuna)."""
+    return await asyncio.to_thread(_catalog)
+
+
+@functools.cache
+def _catalog() -> dict[str, Any]:
     out = []
     for game in game_names():
         try:
@@ -59,8 +68,17 @@ async def studio_games() -> dict[str, Any]:
                     "items": [{"id": i.id, "ja": i.ja, "en": i.en, "rule": i.rule, "kind": i.kind} for i in spec.items],
                     "numbers": [{"key": n.key, "item": n.item, "field": n.field, "default": n.default,
                                  "min": n.minimum, "max": n.maximum, "rule": n.rule, "fixed": n.fixed}
-                                for n in spec.numbers]})
-    return {"games": out, "agents": list(AGENTS)}
+                                for n in spec.numbers],
+                    "flags": rule_flags_of(game), "random_setup": random_setup(game)})
+    try:
+        import optuna  # noqa: F401
+
+        tune = True
+    except ImportError:
+        tune = False
+    return {"games": out, "agents": list(AGENTS), "tune": tune,
+            "tune_limits": {"trials": MAX_TRIALS, "numbers": MAX_NUMBERS, "step_games": MAX_STEP_GAMES,
+                            "steps": MAX_STEPS}}
 
 
 def _card_set(body: dict[str, Any]) -> tuple[cardset.CardSet | None, list[str]]:
@@ -101,7 +119,7 @@ async def check_card_set(body: JsonBody) -> dict[str, Any]:
     base = cardset.default_set(cs.game)
     return {"ok": True, "problems": [], "changed": [
         {"key": k, "default": old, "value": new} for k, (old, new) in cardset.diff(base, cs).items()],
-        "rules": cs.rule_flags(), "hash": cs.hash, "name": cs.name}
+        "rules": cs.rule_flags(), "hash": cs.hash, "name": cs.name, "label": set_label(cs)}
 
 
 @router.post("/api/studio/cardsets", status_code=201, responses=responses(400))
@@ -126,8 +144,9 @@ async def save_card_set(body: JsonBody, request: Request, account: CurrentAccoun
 
 
 def _set_json(set_id: str, cs: cardset.CardSet) -> dict[str, Any]:
-    return {"id": set_id, "game": cs.game, "name": cs.name, "values": cs.changed(), "flags": dict(cs.flags),
-            "rules": cs.rule_flags(), "hash": cs.hash, "toml": f"/api/studio/cardsets/{set_id}/toml",
+    return {"id": set_id, "game": cs.game, "name": cs.name, "label": set_label(cs), "values": cs.changed(),
+            "flags": dict(cs.flags), "rules": cs.rule_flags(), "hash": cs.hash,
+            "toml": f"/api/studio/cardsets/{set_id}/toml",
             "pdf": f"/api/studio/cardsets/{set_id}/pdf"}
 
 

@@ -1,5 +1,6 @@
-// The lobby: make a room (game, players, rule variants, decks or option cards, seats), the open rooms,
-// the games being played, and "my games" (the seats this browser holds).
+// The lobby: what is going on (players online, the best games being played, the latest finished ones), make
+// a room (game, players, rule variants, decks or option cards, seats), the open rooms, the games being
+// played, and "my games" (the seats this browser holds).
 import { h, render, readFile } from "./dom.js";
 import { joinList, language, t, tn } from "./i18n.js";
 import { api, draft, forgetSeat, inviteOf, keepDraft, keepInvite, keepName, keepSeat, mySeats, myName } from "./api.js";
@@ -7,6 +8,7 @@ import { ago, button, errorBox, field, gameTagline, gameTitle, GAMES, openRules,
 import { loadGame } from "./table.js";
 import { current } from "./session.js";
 import { clockBody, clockField } from "./social.js";
+import { lifeCard, loadLife } from "./life.js";
 
 const BOTS = ["easy", "normal", "hard", "random"];
 
@@ -22,6 +24,7 @@ const L = {
   busy: false,
   form: null,
   paste: {},
+  life: null,
 };
 
 // A game's page module may bring a lobby part (its `lobby` export): `symbol` (the tile's art), `defaults()`
@@ -81,11 +84,12 @@ function save() { keepDraft("lobby", L.form); }
 
 async function load() {
   const withData = GAMES.filter((g) => part(g).load);
-  const [catalog, rooms, all, ...data] = await Promise.all([
+  const [catalog, rooms, all, life, ...data] = await Promise.all([
     api("GET", "/api/games"), api("GET", "/api/rooms?open=true&limit=30"), api("GET", "/api/rooms?open=false&limit=30"),
-    ...withData.map((g) => part(g).load())]);
+    loadLife(), ...withData.map((g) => part(g).load())]);
   L.catalog = catalog;
   L.rooms = rooms.rooms;
+  L.life = life || L.life;
   const open = new Set(rooms.rooms.map((r) => r.id));
   L.playing = all.rooms.filter((r) => !open.has(r.id) && r.status === "playing");
   withData.forEach((g, k) => { L.data[g] = data[k]; });
@@ -480,6 +484,14 @@ function lists() {
 function drawLists() {
   const box = L.container.querySelector(".lists");
   if (box) box.replaceWith(lists());
+  const life = L.container.querySelector("#lobby-life");
+  const fresh = life ? compactLife() : null;
+  if (life && fresh) life.replaceWith(fresh);
+}
+
+/** The lobby's life, compact: the players online, the three best games being played, the three latest finished. */
+function compactLife() {
+  return lifeCard(L.life, { playing: 3, finished: 3, compact: true });
 }
 
 function draw() {
@@ -488,6 +500,7 @@ function draw() {
     h("div", { class: "hero" },
       h("h1", { id: "lobby-title" }, t("Card games at one table")),
       h("p", { class: "lead" }, t("Zeta, Oscilloscope and Utahime: play with friends, against bots, or watch."))),
+    compactLife(),
     h("div", { class: "lobby-grid" }, form(), lists())));
 }
 

@@ -5,6 +5,7 @@ import { h, render } from "./dom.js";
 import { t, tn } from "./i18n.js";
 import { api, keepSeat, mySeats } from "./api.js";
 import { ago, button, errorBox, gameTitle, GAMES, playerLink, ratedPlayerCounts } from "./ui.js";
+import { lifeCard, loadLife } from "./life.js";
 import { current } from "./session.js";
 import { clockText } from "./social.js";
 import { noteWords, notifying, onCounts, poll, roomPath, setNotifying } from "./badge.js";
@@ -66,7 +67,7 @@ function title() {
 function draw() {
   if (!P.container) return;
   if (!current()) {
-    render(P.container, signInFirst(), P.which === "play" ? lifeCard() : null);
+    render(P.container, signInFirst(), P.which === "play" ? lifeCard(P.lobby) : null);
     return;
   }
   document.title = title() + " · cardtable";
@@ -267,10 +268,8 @@ async function takeBot() {
 }
 
 async function loadLobby() {
-  try {
-    P.lobby = await api("GET", "/api/lobby");
-    draw();
-  } catch { /* the lobby's life is a convenience */ }
+  P.lobby = await loadLife();
+  if (P.lobby) draw();
 }
 
 function queueCard() {
@@ -308,25 +307,8 @@ function queueCard() {
     button(t("Find a game"), joinQueue, { kind: "primary", dataset: { key: "join-queue" } }));
 }
 
-function lifeCard() {
-  const l = P.lobby;
-  if (!l) return null;
-  const row = (g) => h("li", { class: "life-row" }, h("span", { class: "badge game-" + g.game }, gameTitle(g.game)),
-    g.rated ? h("span", { class: "badge badge-rated" }, t("rated")) : null,
-    h("span", null, (g.players || []).map((p, k) => [k ? " · " : "", p.name || t("open")])),
-    g.finished_at ? h("span", { class: "muted small" }, ago(g.finished_at)) : null,
-    g.finished_at ? null : h("a", { class: "btn small", href: roomPath(g.url) }, t("Watch")));
-  return h("section", { class: "card", id: "lobby-life" },
-    h("h2", null, t("Going on now")),
-    h("p", { class: "muted", id: "online-count" }, tn("{n} player online", "{n} players online", l.online || 0)),
-    h("h3", null, t("Being played")),
-    (l.playing || []).length ? h("ul", { class: "life-rows", id: "playing" }, l.playing.slice(0, 20).map(row)) : h("p", { class: "muted" }, t("No public games under way.")),
-    h("h3", null, t("Recently finished")),
-    (l.finished || []).length ? h("ul", { class: "life-rows", id: "finished" }, l.finished.slice(0, 10).map(row)) : h("p", { class: "muted" }, t("None yet.")));
-}
-
 function playPage() {
-  return [queueCard(), lifeCard()];
+  return [queueCard(), lifeCard(P.lobby)];
 }
 
 export default { start, draw };

@@ -1,15 +1,15 @@
 // The replay viewer: step through a finished game as a seat saw it, as a spectator, or revealed (every
 // seat's knowledge together). Each step is the server's view and log after that many actions.
 import { h, render, s as svg } from "./dom.js";
-import { t } from "./i18n.js";
+import { t, tn } from "./i18n.js";
 import { api, inviteOf, seatOf } from "./api.js";
 import { button, errorBox, gameTitle, openRules, seatNames } from "./ui.js";
 import { loadGame, logPanel } from "./table.js";
-import { endHow } from "./social.js";
+import { endHow, hiddenSenders } from "./social.js";
 
 const P = {
   container: null, room: null, gameNo: 1, info: null, step: 0, mode: "reveal", data: null, events: [], lines: [],
-  module: null, cards: null, error: null, timer: null, invite: null, token: null, loading: false,
+  module: null, cards: null, error: null, timer: null, invite: null, token: null, loading: false, hidden: new Set(),
 };
 
 function query() {
@@ -78,9 +78,9 @@ async function start(container, params, queryParams) {
   draw();
   try {
     const q = P.invite ? `?invite=${encodeURIComponent(P.invite)}` : "";
-    [P.info, P.cards] = await Promise.all([
+    [P.info, P.cards, P.hidden] = await Promise.all([
       api("GET", `/web/rooms/${P.room}/replay/${P.gameNo}${q}`, undefined, P.token || undefined),
-      api("GET", "/web/cards")]);
+      api("GET", "/web/cards"), hiddenSenders()]);
     P.module = await loadGame(P.info.game);
     P.extra = P.module.prepare ? await P.module.prepare(P.info.setup, P.info.rules) : null;
   } catch (e) {
@@ -177,14 +177,18 @@ function draw() {
       h("aside", { class: "side" }, logPanel(ctx, P.module, P.lines), chatReplay(info)))));
 }
 
-/** The game's chat, kept with its record: every message as text. */
+/** The game's chat, kept with its record: every message as text, but none from a player this viewer muted or blocked. */
 function chatReplay(info) {
-  const messages = info.chat || [];
-  if (!messages.length) return null;
+  const all = info.chat || [];
+  const messages = all.filter((m) => !(m.account && P.hidden.has(m.account)));
+  const left = all.length - messages.length;
+  if (!all.length) return null;
   return h("section", { class: "card side-card chat-card", id: "chat", "aria-labelledby": "chat-title" },
     h("h2", { id: "chat-title" }, t("Chat")),
-    h("ul", { class: "chat-log", id: "chat-log" }, messages.map((m) => h("li", { class: ["chat-msg", m.seat === null ? "from-spectator" : ""] },
-      h("span", { class: "chat-who" }, m.label || m.name || ""), h("span", { class: "chat-text" }, m.text)))));
+    messages.length ? h("ul", { class: "chat-log", id: "chat-log" }, messages.map((m) => h("li", { class: ["chat-msg", m.seat === null ? "from-spectator" : ""] },
+      h("span", { class: "chat-who" }, m.label || m.name || ""), h("span", { class: "chat-text" }, m.text)))) : null,
+    left ? h("p", { class: "muted small", id: "chat-hidden" },
+      tn("{n} message from muted players is not shown.", "{n} messages from muted players are not shown.", left)) : null);
 }
 
 function lastActor() {

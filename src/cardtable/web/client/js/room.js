@@ -9,12 +9,13 @@ import { button, errorBox, gameTitle, openRules, playerLink, seatChip, seatNames
 import { current } from "./session.js";
 import { loadGame, choicesPanel, logPanel } from "./table.js";
 import { chatCard, chatError, clocksBar, endHow, resignControl, startTicking, takeChat, takeClock } from "./social.js";
+import { makeOffer, offerRefusal, offersCard, offerTools, rematchPending, takeOffer, watchersBadge } from "./offers.js";
 
 const R = {
   container: null, roomId: null, invite: null, entry: null, socket: null, room: null, msg: null, events: [], lines: [],
   status: "connecting", error: null, notice: null, selected: null, hint: null, hintBusy: false, history: [],
   cards: null, module: null, seat: null, joinName: "", stopped: null, endSeen: null, sending: false, drawn: false,
-  bot: null,
+  bot: null, offers: {}, offerNote: null,
 };
 
 function isMine() {
@@ -53,6 +54,7 @@ function connect() {
     onWelcome: async (welcome) => {
       R.seat = welcome.seat;
       R.room = welcome.room;
+      R.offers = {};  // the server tells a new socket of every pending offer
       if (!R.module) {
         const module = await loadGame(R.room.game);
         R.extra = module.prepare ? await module.prepare(R.room.setup, R.room.rules) : null;
@@ -64,6 +66,8 @@ function connect() {
     },
     onState: (msg, events, lines) => {
       const moved = !R.msg || msg.version !== R.msg.version || msg.game_no !== R.msg.game_no;
+      // a takeback: the game went back; a move chosen before it is no move of this game any more
+      if (R.msg && msg.game_no === R.msg.game_no && msg.version < R.msg.version) R.socket.pending.clear();
       if (R.msg && R.msg.outcome && msg.game_no !== R.msg.game_no) {
         // a rematch began: the last game's result stays on screen until it is dismissed
         R.lastGame = { game_no: R.msg.game_no, outcome: R.msg.outcome, names: seatNames(R.msg.names) };
@@ -105,12 +109,15 @@ function connect() {
     onChat: (data) => {
       if (takeChat(data)) draw();
     },
+    onOther: (data) => {
+      if (takeOffer(R, data)) draw();
+    },
     onError: (error) => {
       if (chatError(error, R.socket.chatRefs)) {
         draw();
         return;
       }
-      R.error = refusal(error);
+      R.error = offerRefusal(refusal(error));
       R.sending = false;
       draw();
     },
@@ -265,14 +272,16 @@ async function leave() {
   draw();
 }
 
-async function rematch() {
-  try {
-    R.room = await api("POST", `/api/rooms/${R.roomId}/rematch`, {}, R.entry ? R.entry.token : undefined);
-    R.error = null;
-  } catch (e) {
-    R.error = e;
-  }
+/** Offer the others a rematch (it starts once every seated person accepted; bots accept at once). */
+function rematch() {
+  makeOffer(R, "rematch");
   draw();
+}
+
+/** An end's reason in the page's words: an agreed draw, or the game page's own. */
+function endReason(o, ctx) {
+  if (o.end === "draw") return t("Drawn by agreement.");
+  return R.module && R.module.reason ? R.module.reason(o, ctx) : o.reason;
 }
 
 async function downloadRecord(gameNo) {
@@ -391,7 +400,7 @@ function endCard(ctx) {
   else if (!winners.length) head = t("Draw");
   else if (R.seat !== null && winners.includes(R.seat)) head = winners.length > 1 ? t("You share the win") : t("You win!");
   else head = tn("{names} wins", "{names} win", winners.length, { names: winners.map((w) => ctx.names[w]).join(" & ") });
-  const reason = R.module ? R.module.reason(o, ctx) : o.reason;
+  const reason = endReason(o, ctx);
   const scores = o.scores && R.room.seats.length > 1 ? h("p", { class: "scores" }, o.scores.map((s, p) =>
     h("span", { class: "score" }, seatChip(ctx.names, p), " ", String(s)))) : null;
   const current = R.history.find((g) => g.game_no === m.game_no);
@@ -406,7 +415,7 @@ function endCard(ctx) {
     runningScoreLine(ctx.names),
     ratingsLine(ctx),
     h("div", { class: "actions" },
-      R.entry ? button(t("Rematch"), rematch, { kind: "primary", dataset: { key: "rematch" } }) : null,
+      R.entry && !rematchPending(R) ? button(t("Rematch"), rematch, { kind: "primary", dataset: { key: "rematch" } }) : null,
       button(t("Download the record"), () => downloadRecord(m.game_no), { dataset: { key: "download" } }),
       current && current.record_url ? h("a", { class: "btn", href: replayLink(m.game_no) }, t("Watch the replay")) : null,
       h("a", { class: "btn btn-ghost", href: "/" }, t("Back to the lobby"))));
@@ -445,7 +454,7 @@ function lastGameCard(ctx) {
     : t("{names} won", { names: winners.map((w) => last.names[w]).join(" & ") });
   return h("section", { class: "last-game", dataset: { key: "last-game" }, "aria-live": "polite" },
     h("strong", null, t("Game {n}", { n: last.game_no }), ": ", head), " ",
-    R.module && R.module.reason ? h("span", { class: "muted" }, R.module.reason(o, ctx)) : null,
+    h("span", { class: "muted" }, endReason(o, ctx)),
     runningScoreLine(ctx.names),
     h("button", { type: "button", class: "icon-btn", "aria-label": t("Dismiss"), on: { click: () => { R.lastGame = null; draw(); } } }, "×"));
 }
@@ -567,8 +576,10 @@ function draw() {
         room.private ? h("span", { class: "badge" }, t("private")) : null,
         room.rated ? h("span", { class: "badge badge-rated" }, t("rated")) : null,
         R.seat === null ? h("span", { class: "badge badge-watch" }, t("watching")) : null,
+        watchersBadge(R),
         statusLine()),
       h("div", { class: "room-tools" },
+        offerTools(R, draw),
         resignControl(R, draw),
         button(t("Rules"), () => openRules(room.game), { kind: "ghost", class: "small", dataset: { key: "rules" } }),
         h("a", { class: "btn btn-ghost small", href: "/" }, t("Lobby")))),
@@ -576,6 +587,7 @@ function draw() {
     errorBox(R.error, () => { R.error = null; draw(); }),
     banner(ctx),
     clocksBar(R, ctx.names),
+    offersCard(R, ctx.names, draw),
     lastGameCard(ctx),
     endCard(ctx),
     h("div", { class: "room-grid" },

@@ -1,15 +1,42 @@
 // Social play in a room: the chat panel (plain text only, mute, report, the owner's switch for spectator
 // chat), the seats' clocks counted down from the server's times, and the resign button with its confirm step.
 import { h } from "./dom.js";
-import { t } from "./i18n.js";
+import { t, tn } from "./i18n.js";
 import { api } from "./api.js";
 import { button, playerLink } from "./ui.js";
 import { current } from "./session.js";
 
 export const CHAT_MAX = 500;
 
+const MUTES_KEY = "cardtable.mutes";
+
+/** The players this browser muted without an account (kept across reloads): account id to name. */
+export function localMutes() {
+  try {
+    const kept = JSON.parse(localStorage.getItem(MUTES_KEY) || "{}");
+    return kept && typeof kept === "object" && !Array.isArray(kept) ? kept : {};
+  } catch {
+    return {};
+  }
+}
+
+function keepLocalMutes(mutes) {
+  try { localStorage.setItem(MUTES_KEY, JSON.stringify(mutes)); } catch { /* private mode: for this page only */ }
+}
+
+/** Every player whose messages this viewer does not see: this browser's mutes, and the account's mutes and blocks. */
+export async function hiddenSenders() {
+  const hidden = new Set(Object.keys(localMutes()));
+  if (current()) {
+    const lists = await Promise.all(["/api/account/mutes", "/api/account/blocks"].map((path) =>
+      api("GET", path).catch(() => ({ accounts: [] }))));
+    for (const list of lists) for (const a of list.accounts || []) hidden.add(a.account);
+  }
+  return hidden;
+}
+
 /** The chat of the open room: the messages received, what is being typed, the last refusal. */
-const C = { messages: [], text: "", error: null, muted: new Set(), reported: new Set(), open: true };
+const C = { messages: [], text: "", error: null, muted: new Set(Object.keys(localMutes())), reported: new Set(), open: true };
 
 /** A refusal of a chat message, in words (the server's codes of docs/server.md, "Chat at the table"). */
 export function chatRefusal(code) {
@@ -70,11 +97,22 @@ async function switchSpectators(R, on, redraw) {
   redraw();
 }
 
-async function mute(account, redraw) {
+async function mute(message, redraw) {
+  const account = message.account;
   C.muted.add(account);
   if (current()) {
     try { await api("PUT", `/api/account/mutes/${encodeURIComponent(account)}`); } catch (e) { C.error = e; }
+  } else {
+    // a guest's mutes stay in this browser (an account's stay with the account)
+    keepLocalMutes({ ...localMutes(), [account]: message.name || message.label || "" });
   }
+  redraw();
+}
+
+function unmuteHere(redraw) {
+  const kept = localMutes();
+  for (const account of Object.keys(kept)) C.muted.delete(account);
+  keepLocalMutes({});
   redraw();
 }
 
@@ -123,13 +161,14 @@ export function chatCard(R, redraw) {
       h("span", { class: "chat-text" }, m.text),
       mine ? null : h("span", { class: "chat-tools" },
         m.account ? h("button", { type: "button", class: "link small", dataset: { key: "mute-" + m.id },
-          title: t("Hide this player's messages"), on: { click: () => mute(m.account, redraw) } }, t("Mute")) : null,
+          title: t("Hide this player's messages"), on: { click: () => mute(m, redraw) } }, t("Mute")) : null,
         m.account && me ? h("button", { type: "button", class: "link small", dataset: { key: "block-" + m.id },
           on: { click: () => block(m, redraw) } }, t("Block")) : null,
         C.reported.has(m.id) ? h("span", { class: "muted small" }, t("reported"))
           : h("button", { type: "button", class: "link small", dataset: { key: "report-" + m.id },
             on: { click: () => report(R, m, redraw) } }, t("Report"))));
   });
+  const hiddenHere = Object.keys(localMutes()).length;
   const allowed = mayChat(R);
   const input = h("input", { class: "input", id: "chat-input", maxlength: CHAT_MAX, value: C.text, disabled: !allowed,
     placeholder: allowed ? t("Say something…") : t("Spectator chat is off"), "aria-label": t("Chat message"),
@@ -148,6 +187,10 @@ export function chatCard(R, redraw) {
     h("h2", { id: "chat-title" }, t("Chat")),
     rows.length ? h("ul", { class: "chat-log", id: "chat-log", dataset: { scroll: "chat" }, "aria-live": "polite" }, rows)
       : h("p", { class: "muted small", id: "chat-empty" }, t("No messages yet.")),
+    hiddenHere ? h("p", { class: "muted small", id: "chat-muted" },
+      tn("{n} player muted in this browser.", "{n} players muted in this browser.", hiddenHere), " ",
+      h("button", { type: "button", class: "link small", dataset: { key: "unmute-here" }, on: { click: () => unmuteHere(redraw) } },
+        t("Show their messages again"))) : null,
     !allowed ? h("p", { class: "muted small", id: "chat-off" }, t("The room's owner has switched spectator chat off.")) : null,
     C.error ? h("p", { class: "alert small", id: "chat-error", role: "alert", dataset: { code: C.error.code } }, C.error.message) : null,
     form,

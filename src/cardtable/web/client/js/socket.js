@@ -10,11 +10,11 @@ export const STOP_CODES = { 4403: "no_access", 4404: "no_such_room" };
 export const SEAT_LOST_CODES = { 4401: "bad_token", 4409: "revoked" };
 
 export class RoomSocket {
-  constructor(roomId, { token, invite, onState, onRoom, onWelcome, onError, onAccepted, onStatus, onSeatLost, onStop, onBot, onChat }) {
+  constructor(roomId, { token, invite, onState, onRoom, onWelcome, onError, onAccepted, onStatus, onSeatLost, onStop, onBot, onChat, onOther }) {
     this.roomId = roomId;
     this.token = token || null;
     this.invite = invite || null;
-    this.handlers = { onState, onRoom, onWelcome, onError, onAccepted, onStatus, onSeatLost, onStop, onBot, onChat };
+    this.handlers = { onState, onRoom, onWelcome, onError, onAccepted, onStatus, onSeatLost, onStop, onBot, onChat, onOther };
     this.chatRefs = new Set();
     this.events = [];
     this.lines = [];
@@ -126,6 +126,8 @@ export class RoomSocket {
       if (h.onBot) h.onBot(data);
     } else if (data.type === "chat" || data.type === "chat_log") {
       if (h.onChat) h.onChat(data);
+    } else if (h.onOther) {
+      h.onOther(data);  // offers and whatever else the room's page reads itself
     }
   }
 

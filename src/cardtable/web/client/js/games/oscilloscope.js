@@ -584,8 +584,12 @@ function describeEvent(e, names) {
   }
 }
 
+// -- the words for the engine's ends and refusals ------------------------------------------------------
+// Every way the engine ends a game (the outcome's rule) and every rule id it refuses a move with has its
+// words here, keyed by that id: tests/web/test_web_refusal_words.py holds these tables to the engine's ids.
+
 /** The end's detail line: the scores are on the end screen already; a solo game says what its counted noise is. */
-function detail(o, ctx) {
+function scoreDetail(o, ctx) {
   const view = ctx.view || {};
   const counted = (view.counters || {}).counted_noise;
   if (view.players === 1 && counted !== undefined) {
@@ -593,6 +597,66 @@ function detail(o, ctx) {
     return t("Counted noise: {n}. Each capture counts its NOISE cards minus its CLEAR cards; the game ends when the count reaches 3.", { n: counted });
   }
   return null;
+}
+
+/** Each end of the game (the outcome's rule): its reason line and its detail line. */
+const ENDINGS = {
+  "OSC-R60": { reason: () => t("The third counted noise was captured."), detail: scoreDetail },
+  "OSC-R34": { reason: (o, ctx) => t("{n} noise were captured.", { n: ctx && ctx.rules ? ctx.rules.mp_noise_limit ?? 10 : 10 }), detail: scoreDetail },
+  "OSC-R63": { reason: () => t("No filter is left, so nothing can be captured again."), detail: scoreDetail },
+  "OSC-R46": { reason: () => t("A train can no longer be completed."), detail: scoreDetail },
+  "OSC-R64": { reason: () => t("Too many sets in a row without a capture."), detail: scoreDetail },
+};
+
+/** The end's detail line in words; a resign or a timeout is worded by the room (its end line). */
+function detail(o, ctx) {
+  if (o.end) return null;
+  const ending = ENDINGS[o.rule];
+  return ending ? ending.detail(o, ctx) : scoreDetail(o, ctx);
+}
+
+function reason(o, ctx) {
+  if (o.end) return "";
+  const ending = ENDINGS[o.rule];
+  return ending ? ending.reason(o, ctx) : t("The game is over.");
+}
+
+/** The train letter a typed move names (assign A, exchange B, refill C LH), or null. */
+function moveTrain(action) {
+  const w = String(action || "").split(" ");
+  return /^[A-F]$/.test(w[1] || "") ? w[1] : null;
+}
+
+/** Why the engine refused a move, by its rule id (every id Oscilloscope's engine refuses with). */
+const REFUSALS = {
+  "OSC-R6": (a) => (moveTrain(a) ? t("Train {train} does not exist or is taken: choose a train nobody has taken.", { train: moveTrain(a) })
+    : t("Choose the train you will refill.")),
+  "OSC-R8": () => t("The filters must be two of the three cards drawn for them."),
+  "OSC-R9": () => t("Nothing can be decided now."),
+  "OSC-R12": () => t("Only a trigger card of your hand (a Low or Hi, a CLEAR or a trigger) can be placed, on a train of the screen."),
+  "OSC-R13": (a) => (String(a).startsWith("pass") ? t("While a trigger can be placed, placing one is compulsory.")
+    : t("Place a trigger card from your hand on a card of the screen.")),
+  "OSC-R14": () => t("A trigger must lie on a card, not on an empty slot or on a card the next shift discards."),
+  "OSC-R16": () => t("That slot is too far from the first trigger's time position."),
+  "OSC-R18": () => t("Only another Low or Hi may follow, at the trigger's time position, on a slot with no trigger."),
+  "OSC-R19": () => t("A CLEAR goes at the trigger's time position, and never on a trigger."),
+  "OSC-R30": () => t("Only a conditional trigger (or filter) of the captured time position may be kept."),
+  "OSC-R32": () => t("Capture the time position, or decline."),
+  "OSC-R35": (a) => (moveTrain(a) ? t("Train {train} is not one you refill now.", { train: moveTrain(a) })
+    : t("Refill one of your own trains.")),
+  "OSC-R37": () => t("Refill with a card of your hand that connects; discard only when none connects."),
+  "OSC-R40": () => t("That deck is empty: draw from the other one."),
+  "OSC-R42": () => t("You may place one more trigger, or pass."),
+  "OSC-R55": () => t("Put the exchange stock into a filter position that exists."),
+  "OSC-I5": () => t("A Low or Hi after a wild level needs a declared level (H or L); no other card declares one."),
+};
+
+/** Why a move was refused, in the page language: the words for the rule the engine cites. */
+function refusal(error, action, ctx) {
+  const words = error && error.rule ? REFUSALS[error.rule] : null;
+  if (words) return words(action, ctx);
+  if (error && error.code === "invalid_action") return t("That is not a move of this game: choose one of the moves offered.");
+  return t("The rule linked here forbids it.");
 }
 
 /** A solo room's par (the terminal's: the heuristic player's mean score), asked once as the room opens. */
@@ -613,16 +677,6 @@ function endDetail(ctx) {
   return h("p", { class: "par-line", id: "par" },
     h("strong", null, t("Par {par}", { par: par.par.toFixed(1) })), " · ", where, " · ",
     h("span", { class: "muted small" }, t("the mean score of the computer's heuristic player over {n} games", { n: par.games })));
-}
-
-function reason(o, ctx) {
-  const rule = o.rule;
-  if (rule === "OSC-R60") return t("The third counted noise was captured.");
-  if (rule === "OSC-R34") return t("{n} noise were captured.", { n: ctx && ctx.rules ? ctx.rules.mp_noise_limit ?? 10 : 10 });
-  if (rule === "OSC-R63") return t("No filter is left, so nothing can be captured again.");
-  if (rule === "OSC-R46") return t("A train can no longer be completed.");
-  if (rule === "OSC-R64") return t("Too many sets in a row without a capture.");
-  return String(o.reason || "");
 }
 
 /** A legal action in words. */
@@ -675,4 +729,4 @@ const guide = {
   ],
 };
 
-export default { render, prompt, describeEvent, describeAction, reason, detail, prepare, endDetail, groupLabel, importantEvent, lobby, guide };
+export default { render, prompt, describeEvent, describeAction, reason, detail, refusal, prepare, endDetail, groupLabel, importantEvent, lobby, guide };

@@ -445,21 +445,85 @@ function describeEvent(e, names, ctx) {
   }
 }
 
-/** The end's detail line in words (UTA-R58): who has more face-up discards, or how a tie was broken. */
-function detail(o, ctx) {
+// -- the words for the engine's ends and refusals ------------------------------------------------------
+// Every way the engine ends a game (the outcome's rule) and every rule id it refuses a move with has its
+// words here, keyed by that id: tests/web/test_web_refusal_words.py holds these tables to the engine's ids.
+
+/** The winner by the scores (UTA-R58): who has more face-up discards, or how a tie was broken. */
+function scoreDetail(o, ctx) {
   const [a, b] = o.scores || [0, 0];
   const winner = (o.winners || [])[0];
-  const name = (p) => ctx.names[p] ?? "P" + (p + 1);
+  const name = (p) => (ctx.names || [])[p] ?? "P" + (p + 1);
   if (a !== b) return t("{who} has more face-up discards ({a} to {b}).", { who: name(winner ?? (a > b ? 0 : 1)), a: Math.max(a, b), b: Math.min(a, b) });
   if (winner !== undefined) return t("The scores tie {a}–{b}; {who} wins on the lower option cost.", { a, b, who: name(winner) });
   return t("The scores tie {a}–{b} and so do the option costs: a draw.", { a, b });
 }
 
-function reason(o) {
-  if (o.rule === "UTA-R55") return t("A player started a turn with no cards in hand.");
-  if (o.rule === "UTA-R56") return t("Two dead stalls in a row.");
-  if (o.rule === "UTA-R57") return t("The turn limit was reached.");
-  return String(o.reason || "");
+/** Each end of the game (the outcome's rule, UTA-R55 to R57): its reason line and its detail line (UTA-R58). */
+const ENDINGS = {
+  "UTA-R55": { reason: () => t("A player started a turn with no cards in hand."), detail: scoreDetail },
+  "UTA-R56": { reason: () => t("Two dead stalls in a row."), detail: scoreDetail },
+  "UTA-R57": { reason: () => t("The turn limit was reached."), detail: scoreDetail },
+};
+
+/** The end's detail line in words; a resign or a timeout is worded by the room (its end line). */
+function detail(o, ctx) {
+  if (o.end) return null;
+  const ending = ENDINGS[o.rule];
+  return ending ? ending.detail(o, ctx) : scoreDetail(o, ctx);
+}
+
+function reason(o, ctx) {
+  if (o.end) return "";
+  const ending = ENDINGS[o.rule];
+  return ending ? ending.reason(o, ctx) : t("The game is over.");
+}
+
+/** The card a typed move names (its second word), as the page writes cards. */
+function moveCard(action) {
+  const w = String(action || "").split(" ");
+  return w[1] && CARD.test(w[1]) ? cardText(w[1]) : t("that card");
+}
+
+/** Why the engine refused a move, by its rule id (every id Utahime's engine refuses with). */
+const REFUSALS = {
+  "UTA-R3": () => t("The wished card is chosen once, from your own deck, before the game."),
+  "UTA-R10": () => t("That move is not possible in this step of the turn."),
+  "UTA-R14": (a) => t("{card} is not in your hand.", { card: moveCard(a) }),
+  "UTA-R15": () => t("NEXT is declared only with a club (♣NEXT) or a diamond (♦NEXT); a 2 to 4 and ♣NEXT each designate a suit, written in the order ♥♠♣♦."),
+  "UTA-R18": () => t("Only a club may block a heart attack, and only a diamond a spade attack."),
+  "UTA-R19": (a) => t("{card} counts less than the attack: a block needs at least the attack's number.", { card: moveCard(a) }),
+  "UTA-R20": (a) => (String(a).startsWith("noblock") ? t("You have a block, and this room's rules make blocking compulsory.")
+    : t("Block with a card of your hand; a J, Q or K must have been set face down in an earlier turn.")),
+  "UTA-R24": () => t("Choose one card of the other player's hand (with ♦NEXT: the top or the bottom of the pile, or none)."),
+  "UTA-R29": () => t("A reaction needs ♣A (against a draw) or ♦A (against a discard effect) in hand, and only after an attack that was not blocked."),
+  "UTA-R33": (a) => t("The suit of {card} is forbidden for you this turn.", { card: moveCard(a) }),
+  "UTA-R36": (a) => t("{card} must be set face down in an earlier turn before it is played.", { card: moveCard(a) }),
+  "UTA-R37": () => t("Only a J, Q or K of your own hand that is not set yet may be set, in your own turn's free actions."),
+  "UTA-R42": (a, ctx) => t("Attacking with an A, J, Q or K costs {n} energy, and you do not have enough.",
+    { n: (ctx.rules || {}).premium_attack_cost ?? 1 }),
+  "UTA-R44": () => t("A pass turns one face-up card of your own discard pile face down."),
+  "UTA-R45": () => t("The joker is face down: it is used only once per game."),
+  "UTA-R46": () => t("That option or hero card cannot be used now: it must be face up, and its timing must allow it."),
+  "UTA-R48": () => t("♦NEXT puts the card at the top or the bottom of the pile; other effects take no position."),
+  "UTA-R50": () => t("♣NEXT on a 2 to 4 designates two different suits."),
+  "UTA-R51": () => t("♥NEXT needs a heart and cards in your deck; it is used at most once a turn, after your card was played."),
+  "UTA-R52": (a, ctx) => t("One cosmic card from your own pool a turn, at the end step, and only with at most {n} cards in hand.",
+    { n: Number((ctx.rules || {}).hand_limit ?? 10) - 1 }),
+  "UTA-R53": () => t("Draw no more than the hand limit and your deck allow."),
+  "UTA-R55": () => t("Your hand is empty and your joker is face up: you must use the joker."),
+  "UTA-R56": () => t("You may stall only when no attack, pass or joker is possible."),
+  "UTA-I27": () => t("Under this room's rules a block designates one suit, and only with a 2 to 4."),
+  "UTA-I52": () => t("A free flip needs this room's rule variant and a face-up discard, in the main phase."),
+  "UTA-I56": () => t("The joker is used as the main action (or after the attack, under this room's rules)."),
+};
+
+/** Why a move was refused, in the page language: the words for the rule the engine cites. */
+function refusal(error, action, ctx) {
+  const words = error && error.rule ? REFUSALS[error.rule] : null;
+  if (words) return words(action, ctx);
+  if (error && error.code === "invalid_action") return t("That is not a move of this game: choose one of the moves offered.");
+  return t("The rule linked here forbids it.");
 }
 
 /** A legal action in words. */
@@ -580,4 +644,4 @@ const guide = {
   ],
 };
 
-export default { render, prompt, describeEvent, describeAction, reason, detail, groupLabel, importantEvent, prepare, lobby, builder, guide };
+export default { render, prompt, describeEvent, describeAction, reason, detail, refusal, groupLabel, importantEvent, prepare, lobby, builder, guide };

@@ -462,48 +462,132 @@ function describeEvent(e, names, ctx) {
   }
 }
 
-/** The end of the game in words (ZETA-R20 to R23). */
-function reason(o, ctx) {
-  const scores = o.scores || [];
-  if (o.reason === "four_in_a_row") return t("Four in a row.");
-  if (o.reason === "board_full") return t("The board is full: {a} cards to {b}.", { a: Math.max(...scores), b: Math.min(...scores) });
-  if (o.reason === "board_full_tie") return t("The board is full with as many cards each: a draw.");
-  if (o.reason === "deck_out") return t("A deck was empty at the start of its owner's turn.");
-  if (o.reason === "empty_deck_draw") return t("A player had to draw from an empty deck.");
-  return String(o.reason || "");
-}
+// -- the words for the engine's ends and refusals ------------------------------------------------------
+// Every way the engine ends a game (the outcome's reason) and every rule id it refuses a move with has its
+// words here, keyed by that id: tests/web/test_web_refusal_words.py holds these tables to the engine's ids.
 
-/** Why a move was refused, in the page language (ZETA-R14 cost, R13 an empty square, a card in hand). */
-function refusal(error, action, ctx) {
-  const view = ctx.view;
-  if (!action.includes("@")) return null;
-  const [card, sq] = action.split("@");
-  const c = cardsOf(ctx)[card];
-  if (!c) return t("There is no such card.");
-  const hand = ((view.hands || [])[ctx.seat]) || [];
-  if (!hand.includes(card)) return t("{card} is not in your hand.", { card: cardName(ctx, card, ctx.seat) });
-  if ((view.board || {})[sq]) return t("{square} is already taken.", { square: sq });
-  const { limit } = costLimit(view, ctx.rules);
-  if (c.cost > limit) {
-    return t("{card} costs {cost}; a card may cost at most {limit} now.", { card: cardName(ctx, card, ctx.seat), cost: c.cost, limit });
-  }
-  return t("The rule linked here forbids it.");
-}
+/** The winner's opponent (a two-player game). */
+function loser(o) { return o.winners && o.winners.length ? 1 - o.winners[0] : null; }
 
-/** The end's detail line in words: who completed the line and with which card, or whose deck ran out. */
-function detail(o, ctx) {
-  if (o.reason === "four_in_a_row") {
-    const placed = lastEvent(ctx, "place");
-    const winner = (o.winners || [])[0];
-    if (placed && winner !== undefined) {
+/** Each end of the game (the outcome's reason, ZETA-R20 to R23): its reason line and its detail line. */
+const ENDINGS = {
+  four_in_a_row: {
+    reason: () => t("Four in a row."),
+    detail: (o, ctx) => {
+      const placed = lastEvent(ctx, "place");
+      const winner = (o.winners || [])[0];
+      if (!placed || winner === undefined) return null;
       return t("{who} made four in a row with {card} on {square}.", { who: who(ctx.names, winner),
         card: cardName(ctx, placed.card, placed.player), square: placed.square });
-    }
+    },
+  },
+  board_full: {
+    reason: (o) => t("The board is full: {a} cards to {b}.", { a: Math.max(...(o.scores || [0])), b: Math.min(...(o.scores || [0])) }),
+    detail: (o, ctx) => (o.winners && o.winners.length
+      ? t("{who} has more cards on the full board.", { who: who(ctx.names, o.winners[0]) }) : null),
+  },
+  board_full_tie: {
+    reason: () => t("The board is full with as many cards each: a draw."),
+    detail: (o) => t("Each player has {n} cards on the board.", { n: (o.scores || [0])[0] }),
+  },
+  deck_out: {
+    reason: () => t("A deck was empty at the start of its owner's turn."),
+    detail: (o, ctx) => (loser(o) === null ? null
+      : t("{who}'s deck was empty at the start of turn {turn}.", { who: who(ctx.names, loser(o)), turn: (ctx.view || {}).turn })),
+  },
+  empty_deck_draw: {
+    reason: () => t("A player had to draw from an empty deck."),
+    detail: (o, ctx) => (loser(o) === null ? null
+      : t("{who} had to draw a card from an empty deck and loses.", { who: who(ctx.names, loser(o)) })),
+  },
+};
+
+/** The end of the game in words (ZETA-R20 to R23); a resign or a timeout is worded by the room (its end line). */
+function reason(o, ctx) {
+  if (o.end) return "";
+  const ending = ENDINGS[o.reason];
+  return ending ? ending.reason(o, ctx) : t("The game is over.");
+}
+
+/** The end's detail line in words: who completed the line and with which card, whose deck ran out, the count. */
+function detail(o, ctx) {
+  if (o.end) return null;
+  const ending = ENDINGS[o.reason];
+  return ending ? ending.detail(o, ctx) : null;
+}
+
+/** The card and square of a typed placement (CARD@SQUARE), or of a target:SQUARE / destroy:CARD decision. */
+function parts(action) {
+  const text = String(action || "");
+  if (text.includes("@")) {
+    const [card, square] = text.split("@");
+    return { card, square };
   }
-  if (o.reason === "deck_out" && o.winners && o.winners.length) {
-    return t("{who}'s deck was empty at the start of turn {turn}.", { who: who(ctx.names, 1 - o.winners[0]), turn: ctx.view.turn });
-  }
-  return null;
+  if (text.startsWith("target:")) return { card: null, square: text.slice(7) };
+  if (text.startsWith("destroy:")) return { card: text.slice(8), square: null };
+  return { card: null, square: null };
+}
+
+function cardOf(ctx, action) {
+  const { card } = parts(action);
+  return card ? cardName(ctx, card, ctx.seat) : t("that card");
+}
+
+function squareOf(action) { return parts(action).square || t("that square"); }
+
+/** The card whose effect waits for a decision now. */
+function pendingCard(ctx) {
+  const p = (ctx.view || {}).pending || {};
+  return p.source ? cardName(ctx, p.source, ctx.seat) : t("the card");
+}
+
+/** A target:SQUARE that is not one of the effect's targets (the card's own rule). */
+function notTarget(a, ctx) {
+  return t("{square} is not a target of {card}: choose a lit square, or decline.", { square: squareOf(a), card: pendingCard(ctx) });
+}
+
+function costWords(a, ctx) {
+  const { card } = parts(a);
+  const c = card ? cardsOf(ctx)[card] : null;
+  const view = ctx.view || {};
+  if (!c || !view.board) return t("That card costs more than the cards on the board allow now.");
+  const { limit } = costLimit(view, ctx.rules);
+  return t("{card} costs {cost}; a card may cost at most {limit} now.", { card: cardName(ctx, card, ctx.seat), cost: c.cost, limit });
+}
+
+/** Why the engine refused a move, by its rule id (every id Zeta's engine refuses with). */
+const REFUSALS = {
+  "ZETA-R2": (a, ctx) => t("{card} is not in your hand.", { card: cardOf(ctx, a) }),
+  "ZETA-R11": () => t("Decide the mulligan first: mulligan, or keep this hand."),
+  "ZETA-R12": () => t("It is the main step: place a card on a square, or pass."),
+  "ZETA-R14": costWords,
+  "ZETA-R15": (a, ctx) => (parts(a).square && ((ctx.view || {}).board || {})[parts(a).square]
+    ? t("{square} is already taken.", { square: squareOf(a) })
+    : t("{square} is not an empty square of this board.", { square: squareOf(a) })),
+  "ZETA-R16": (a) => t("Nothing holds {square} up: under the gravity variant a card goes on the bottom rank or above a card or a blocked square.", { square: squareOf(a) }),
+  "ZETA-R17": (a, ctx) => t("{card} is in force: only cost-0 cards may be placed this turn.", { card: plainName(ctx, "earth_mage") }),
+  "ZETA-R24": () => t("The game is over."),
+  "ZETA-R30": () => t("Choose one of the lit targets, or decline."),
+  "ZETA-R38": () => t("Choose a card of your hand to destroy."),
+  "ZETA-R39": () => t("Choose one of the two cards just drawn to destroy."),
+  "ZETA-R42": notTarget,
+  "ZETA-R43": notTarget,
+  "ZETA-R45": (a, ctx) => t("{card} goes only on a square holding your own card, or where your card was destroyed.", { card: plainName(ctx, "wind_mage") }),
+  "ZETA-R50": (a, ctx) => (String(a).startsWith("target:") ? notTarget(a, ctx)
+    : t("{square} is blocked by {card}: no card may be placed there.", { square: squareOf(a), card: plainName(ctx, "light_mage") })),
+  "ZETA-R51": notTarget,
+  "ZETA-R52": notTarget,
+  "ZETA-R55": notTarget,
+  "ZETA-R57": (a, ctx) => t("{card}: place a cost-0 card of your hand on an empty square, or decline.", { card: plainName(ctx, "mourning_the_dead") }),
+  "ZETA-R59": (a, ctx) => t("{card}: choose one of the full lines (a rank or a file).", { card: plainName(ctx, "single_arrow_summon") }),
+};
+
+/** Why a move was refused, in the page language: the words for the rule the engine cites. */
+function refusal(error, action, ctx) {
+  const words = error && error.rule ? REFUSALS[error.rule] : null;
+  if (words) return words(action, ctx);
+  if (error && error.code === "invalid_action") return t("That is not a move of this game: choose one of the moves offered.");
+  return t("The rule linked here forbids it.");
 }
 
 function endDetail(ctx) {
