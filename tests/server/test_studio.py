@@ -130,6 +130,19 @@ def test_a_study_of_random_decks_measures_each_card(tmp_path: Path) -> None:
         assert not cards["refused"] and len(cards["rows"]) > 10  # every card's strength, as decks varied
 
 
+def test_the_form_offers_the_player_counts_and_a_three_player_study_shares_the_points_three_ways(
+        tmp_path: Path) -> None:
+    with TestClient(app_for(sqlite_url(tmp_path))) as client:
+        games = {g["game"]: g for g in client.get("/api/studio/games").json()["games"]}
+        assert games["zeta"]["players"] == [2] and {2, 3, 4} <= set(games["oscilloscope"]["players"])
+        made = client.post("/api/studio/studies", json={"kind": "single", "game": "oscilloscope", "agents": ["random"],
+                                                        "games": 30, "setup_items": ["players=3"]})
+        assert made.status_code == 201, made.text
+        watch(client, made.json()["id"])
+        report = client.get(f"/api/studio/studies/{made.json()['id']}").json()["report"]
+        assert "Third player:" in " ".join(map(str, report["summary"])), report["summary"]  # a third position
+
+
 def test_a_study_is_cancelled_and_keeps_its_games(tmp_path: Path) -> None:
     url = sqlite_url(tmp_path)
     with TestClient(app_for(url)) as client:

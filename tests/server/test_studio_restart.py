@@ -157,7 +157,6 @@ def test_a_study_resumes_after_its_server_is_killed(served: Callable[[], Served]
 
 def test_a_tune_resumes_after_its_server_is_killed_in_its_search_and_in_its_check(
         served: Callable[[], Served], tmp_path: Path) -> None:
-    pytest.importorskip("optuna")
     body = {"kind": "tune", "game": "zeta", "agents": ["random"], "games": 1_500, "seed": 14, "name": "hot fire",
             "vary": [{"key": "fire_mage.cost", "low": 2, "high": 6}, {"key": "ice_mage.cost", "low": 2, "high": 6}],
             "trials": 14, "step_games": 150, "steps": 3}

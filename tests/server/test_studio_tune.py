@@ -21,8 +21,6 @@ from cardtable.core import cardset
 from cardtable.server import create_app
 from cardtable.store import Store
 
-pytest.importorskip("optuna")
-
 
 def app_for(url: str, **changes: Any) -> Any:
     """The server's app over ``url`` with the studio's test settings."""

@@ -14,7 +14,6 @@ import pytest
 from .conftest import PHONE
 
 pytestmark = pytest.mark.browser
-pytest.importorskip("optuna")
 
 NUMBER = "hand.second"
 """The number the designer ticks: the cards the second player starts with (Zeta's starting hands)."""

@@ -277,6 +277,8 @@ def bench(
     openspiel: Annotated[bool, typer.Option(help="Compare with OpenSpiel (needs the bench extra).")] = True,
     runs: Annotated[int, typer.Option(help="startup: runs of each command (the best and the median are shown).")] = 9,
     rooms: Annotated[int, typer.Option(help="server: rooms played at once.")] = 20,
+    study_games: Annotated[int, typer.Option(help="server: a studio study of this many heuristic Zeta games plays "
+                                                  "on the server meanwhile (0: none).")] = 0,
     builds: Annotated[bool, typer.Option("--builds", help="A game: compare the compiled build with the pure-Python "
                                                           "one (run in a child process), case by case.")] = False,
 ) -> None:
@@ -313,7 +315,9 @@ def bench(
     if game == "server":
         from cardtable.cli.serve_cmd import run_bench_server
 
-        run_bench_server(rooms=rooms, seconds=seconds)
+        if study_games < 0:
+            fail("--study-games must be 0 or more")
+        run_bench_server(rooms=rooms, seconds=seconds, study_games=study_games)
         return
     if game == "startup":
         from cardtable.cli.startup import render_startup, startup_times

@@ -17,7 +17,7 @@ from starlette.websockets import WebSocketDisconnect
 
 from cardtable.core import cardset
 from cardtable.core.errors import ErrorCode
-from cardtable.core.registry import game_names
+from cardtable.core.registry import game_names, load_game
 from cardtable.store.models import utcnow
 from cardtable.store.studio_models import StudioCardSetRow
 
@@ -64,12 +64,14 @@ def _catalog() -> dict[str, Any]:
             spec = cardset.spec_of(game)
         except (LookupError, ValueError):
             continue
+        loaded = load_game(game)
         out.append({"game": game,
                     "items": [{"id": i.id, "ja": i.ja, "en": i.en, "rule": i.rule, "kind": i.kind} for i in spec.items],
                     "numbers": [{"key": n.key, "item": n.item, "field": n.field, "default": n.default,
                                  "min": n.minimum, "max": n.maximum, "rule": n.rule, "fixed": n.fixed}
                                 for n in spec.numbers],
-                    "flags": rule_flags_of(game), "random_setup": random_setup(game)})
+                    "flags": rule_flags_of(game), "random_setup": random_setup(game),
+                    "players": list(range(loaded.min_players, loaded.max_players + 1))})
     try:
         import optuna  # noqa: F401
 

@@ -17,7 +17,7 @@ const S = {
   game: null, values: {}, name: "", check: null, saved: null, checking: 0, savedSets: null,
   // the launcher
   kind: "ab", agents: "heuristic", games: 200, setupText: "", parameter: "", sweepValues: "", estimate: null, launching: false,
-  flags: {}, flagsOpen: false, setupChoice: "rulebook",
+  flags: {}, flagsOpen: false, setupChoice: "rulebook", players: "",
   // a search (tune): the numbers ticked in the card set, each with its range, and the search's budget
   tune: {}, target: 50, trials: 30, stepGames: 100, steps: 4,
   // a study's page
@@ -77,6 +77,7 @@ function pickGame(game) {
   S.flags = {};
   S.tune = {};
   S.setupChoice = "rulebook";
+  S.players = "";
 }
 
 function itemNameById(id) {
@@ -277,7 +278,8 @@ function studyBody() {
   // the server names a changed set by its name and its hash; an unnamed one is "custom"
   const label = S.name || (S.check && S.check.ok && S.check.changed.length ? "" : t("rulebook"));
   const base = { kind: S.kind, game: S.game, agents: [S.agents], games: Number(S.games),
-    setup_items: S.setupText.split(/\s+/).filter(Boolean), rule_items: ruleItems(), setup_choice: S.setupChoice };
+    setup_items: [...S.setupText.split(/\s+/).filter(Boolean), ...(S.players ? [`players=${S.players}`] : [])],
+    rule_items: ruleItems(), setup_choice: S.setupChoice };
   if (S.kind === "single") return { ...base, label, rules };
   if (S.kind === "ab") return { ...base, a: { label: t("rulebook"), rules: {} }, b: { label, rules } };
   if (S.kind === "tune") {
@@ -341,6 +343,12 @@ function launcher() {
         value: S.games, dataset: { key: "games" }, on: { input: (e) => { S.games = e.target.value; S.estimate = null; } } }),
       tune ? t("The best sets are played again on games the search never saw, each against your set.")
         : t("More games narrow the interval: 2,000 tell apart about 3 points.")),
+      g.players && g.players.length > 1 ? field(t("Players"), h("select", { dataset: { key: "players" },
+        on: { change: (e) => { S.players = e.target.value; S.estimate = null; draw(); } } },
+        h("option", { value: "", selected: S.players === "" }, t("The game's usual number")),
+        g.players.map((n) => h("option", { value: String(n), selected: S.players === String(n) },
+          n === 1 ? t("1 (solo: the score alone)") : tn("{n} player", "{n} players", n)))),
+      t("Each position's share of the points is compared with an equal share.")) : null,
       g.random_setup ? field(t("Decks and loadouts"), h("select", { dataset: { key: "setup-choice" },
         on: { change: (e) => { S.setupChoice = e.target.value; S.estimate = null; draw(); } } },
         h("option", { value: "rulebook", selected: S.setupChoice === "rulebook" }, t("The game's own")),
