@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from ratings_support import play_out
 from server_support import new_app
 
 from cardtable.core import Record, replay
@@ -49,28 +50,6 @@ def auth(token: str) -> dict[str, str]:
     return {"Authorization": f"Bearer {token}"}
 
 
-def play_out(client: TestClient, room: str, tokens: dict[int, str]) -> dict[str, Any]:
-    """Play the first legal action of whoever moves until the game ends; the last state."""
-    sockets = {}
-    states: dict[int, dict[str, Any]] = {}
-    for seat, token in tokens.items():
-        ws = client.websocket_connect(f"/api/rooms/{room}/ws").__enter__()
-        ws.send_json({"type": "hello", "token": token})
-        assert ws.receive_json()["type"] == "welcome"
-        states[seat] = ws.receive_json()
-        sockets[seat] = ws
-    state = states[0]
-    while state["outcome"] is None:
-        mover = state["to_move"]
-        ws = sockets[mover]
-        ws.send_json({"type": "action", "action": states[mover]["legal"][0], "version": states[mover]["version"]})
-        assert ws.receive_json()["type"] == "accepted"
-        for seat, other in sockets.items():
-            states[seat] = other.receive_json()
-        state = states[mover]
-    for ws in sockets.values():
-        ws.__exit__(None, None, None)
-    return state
 
 
 # -- catalog -----------------------------------------------------------------------------------------

@@ -4,22 +4,16 @@ SQLite file; a per-person limit; bad input refused with its code; a share link t
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-from server_support import settings_for, sqlite_url
+from server_support import sqlite_url
+from studio_support import app_for, wait_status, watch
 
 from cardtable.core import cardset
-from cardtable.server import create_app
 from cardtable.store import Store
-
-
-def app_for(url: str, **changes: Any) -> Any:
-    """The server's app over ``url`` with the studio's test settings."""
-    return create_app(settings_for(url, **changes))
 
 
 def ab_body(games: int = 60, agents: tuple[str, ...] = ("random",), cost: int = 6) -> dict[str, Any]:
@@ -34,26 +28,8 @@ def cardset_hash(cards: str) -> str:
     return cardset.set_from_flags("zeta", {"cards": cards}).hash
 
 
-def watch(client: TestClient, study_id: str) -> list[dict[str, Any]]:
-    """Every message of a study's progress socket, to its end."""
-    out = []
-    with client.websocket_connect(f"/api/studio/studies/{study_id}/ws") as ws:
-        while True:
-            message = ws.receive_json()
-            out.append(message)
-            if message["type"] == "end":
-                return out
 
 
-def wait_status(client: TestClient, study_id: str, done: set[str], timeout: float = 120) -> dict[str, Any]:
-    """Poll a study until its status is in ``done``."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        found = client.get(f"/api/studio/studies/{study_id}").json()
-        if found["study"]["status"] in done:
-            return found
-        time.sleep(0.2)
-    raise AssertionError(f"study {study_id} did not reach {done}")
 
 
 def test_a_card_set_is_checked_with_the_command_lines_checks_and_saved(tmp_path: Path) -> None:

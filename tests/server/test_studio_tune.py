@@ -9,22 +9,17 @@ loadouts; every changed variant is named by its name and its hash."""
 from __future__ import annotations
 
 import re
-import time
 from pathlib import Path
 from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-from server_support import settings_for, sqlite_url
+from server_support import sqlite_url
+from studio_support import app_for, wait_status
+from studio_support import watch as messages_of
 
 from cardtable.core import cardset
-from cardtable.server import create_app
 from cardtable.store import Store
-
-
-def app_for(url: str, **changes: Any) -> Any:
-    """The server's app over ``url`` with the studio's test settings."""
-    return create_app(settings_for(url, **changes))
 
 
 def tune_body(trials: int = 5, step_games: int = 20, steps: int = 2, games: int = 60, **more: Any) -> dict[str, Any]:
@@ -34,26 +29,8 @@ def tune_body(trials: int = 5, step_games: int = 20, steps: int = 2, games: int 
             "steps": steps, **more}
 
 
-def messages_of(client: TestClient, study_id: str) -> list[dict[str, Any]]:
-    """Every message of a study's progress socket, to its end."""
-    out = []
-    with client.websocket_connect(f"/api/studio/studies/{study_id}/ws") as ws:
-        while True:
-            message = ws.receive_json()
-            out.append(message)
-            if message["type"] == "end":
-                return out
 
 
-def wait_status(client: TestClient, study_id: str, done: set[str], timeout: float = 180) -> dict[str, Any]:
-    """Poll a study until its status is in ``done``."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        found = client.get(f"/api/studio/studies/{study_id}").json()
-        if found["study"]["status"] in done:
-            return found
-        time.sleep(0.2)
-    raise AssertionError(f"study {study_id} did not reach {done}")
 
 
 def test_a_tune_searches_checks_on_fresh_seeds_and_answers_first(tmp_path: Path) -> None:

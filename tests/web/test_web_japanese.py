@@ -50,9 +50,21 @@ def where(text: str, words: list[str]) -> str:
     return "\n".join(f"{w}: {next((ln for ln in lines if w in ln), '')}" for w in words)
 
 
+VISIBLE_TEXT = """els => els.map(e => {
+  const walk = document.createTreeWalker(e, NodeFilter.SHOW_TEXT), out = [];
+  while (walk.nextNode()) {
+    const node = walk.currentNode, text = node.textContent.trim();
+    if (text && node.parentElement && node.parentElement.checkVisibility()) out.push(text);
+  }
+  return out.join(" ");
+})"""
+"""Each element's visible text, a space between text nodes: innerText runs adjacent inline elements together
+("A" and "P1" of a train's label read "AP1"), and which elements meet that way depends on the game dealt."""
+
+
 def critical_text(page: Any) -> str:
-    """The text of the room page's game-critical places."""
-    return "\n".join(page.eval_on_selector_all(CRITICAL, "els => els.map(e => e.innerText)"))
+    """The text of the room page's game-critical places, one line per place."""
+    return "\n".join(page.eval_on_selector_all(CRITICAL, VISIBLE_TEXT))
 
 
 def test_the_allow_list_finds_what_it_should() -> None:

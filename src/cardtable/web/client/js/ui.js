@@ -339,3 +339,13 @@ export function seatNames(names) {
     return `${m[1]} (${kind ? kind() : t("bot")})`;
   });
 }
+
+/** A game page's end-of-game words from its table of endings, keyed by the outcome's `key` (`rule` or `reason`):
+ * `reason` and `detail` functions; a resign or a timeout (`o.end`) is worded by the room's own end line. */
+export function endingWords(endings, key, fallbackDetail = null) {
+  const ending = (o) => (o.end ? undefined : endings[o[key]]);
+  return {
+    reason: (o, ctx) => (o.end ? "" : ending(o) ? ending(o).reason(o, ctx) : t("The game is over.")),
+    detail: (o, ctx) => (o.end ? null : ending(o) ? ending(o).detail(o, ctx) : fallbackDetail ? fallbackDetail(o, ctx) : null),
+  };
+}

@@ -3,7 +3,7 @@
 // the slice the triggers would capture at the next shift lit; hands, score piles, noise and decks.
 import { h, s } from "../dom.js";
 import { joinList, t, tn } from "../i18n.js";
-import { button, openRules, seatChip } from "../ui.js";
+import { button, endingWords, openRules, seatChip } from "../ui.js";
 import { api } from "../api.js";
 
 const LETTERS = "ABCDEF";
@@ -608,18 +608,8 @@ const ENDINGS = {
   "OSC-R64": { reason: () => t("Too many sets in a row without a capture."), detail: scoreDetail },
 };
 
-/** The end's detail line in words; a resign or a timeout is worded by the room (its end line). */
-function detail(o, ctx) {
-  if (o.end) return null;
-  const ending = ENDINGS[o.rule];
-  return ending ? ending.detail(o, ctx) : scoreDetail(o, ctx);
-}
-
-function reason(o, ctx) {
-  if (o.end) return "";
-  const ending = ENDINGS[o.rule];
-  return ending ? ending.reason(o, ctx) : t("The game is over.");
-}
+/** The end of the game in words: its reason line and its detail line (a resign or a timeout is the room's). */
+const { reason, detail } = endingWords(ENDINGS, "rule", scoreDetail);
 
 /** The train letter a typed move names (assign A, exchange B, refill C LH), or null. */
 function moveTrain(action) {

@@ -4,7 +4,7 @@
 // while the view shows it (a spade or diamond success, UTA-R24, UTA-R59).
 import { h } from "../dom.js";
 import { joinList, t, tn } from "../i18n.js";
-import { button, field, openRules, seatChip } from "../ui.js";
+import { button, endingWords, field, openRules, seatChip } from "../ui.js";
 import { api, savedOptionSetups } from "../api.js";
 
 const SUITS = { H: "♥", S: "♠", C: "♣", D: "♦", heart: "♥", spade: "♠", club: "♣", diamond: "♦", hearts: "♥", spades: "♠", clubs: "♣", diamonds: "♦" };
@@ -466,18 +466,8 @@ const ENDINGS = {
   "UTA-R57": { reason: () => t("The turn limit was reached."), detail: scoreDetail },
 };
 
-/** The end's detail line in words; a resign or a timeout is worded by the room (its end line). */
-function detail(o, ctx) {
-  if (o.end) return null;
-  const ending = ENDINGS[o.rule];
-  return ending ? ending.detail(o, ctx) : scoreDetail(o, ctx);
-}
-
-function reason(o, ctx) {
-  if (o.end) return "";
-  const ending = ENDINGS[o.rule];
-  return ending ? ending.reason(o, ctx) : t("The game is over.");
-}
+/** The end of the game in words: its reason line and its detail line (a resign or a timeout is the room's). */
+const { reason, detail } = endingWords(ENDINGS, "rule", scoreDetail);
 
 /** The card a typed move names (its second word), as the page writes cards. */
 function moveCard(action) {

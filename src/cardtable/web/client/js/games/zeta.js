@@ -4,7 +4,7 @@
 // Everything comes from the seat's view, its legal actions and its log.
 import { gridKeys, h } from "../dom.js";
 import { joinList, language, t, tn } from "../i18n.js";
-import { button, openRules, seatChip } from "../ui.js";
+import { button, endingWords, openRules, seatChip } from "../ui.js";
 import { api, savedDecks } from "../api.js";
 
 const FILES = "abcdef";
@@ -502,19 +502,8 @@ const ENDINGS = {
   },
 };
 
-/** The end of the game in words (ZETA-R20 to R23); a resign or a timeout is worded by the room (its end line). */
-function reason(o, ctx) {
-  if (o.end) return "";
-  const ending = ENDINGS[o.reason];
-  return ending ? ending.reason(o, ctx) : t("The game is over.");
-}
-
-/** The end's detail line in words: who completed the line and with which card, whose deck ran out, the count. */
-function detail(o, ctx) {
-  if (o.end) return null;
-  const ending = ENDINGS[o.reason];
-  return ending ? ending.detail(o, ctx) : null;
-}
+/** The end of the game in words: its reason line and its detail line (a resign or a timeout is the room's). */
+const { reason, detail } = endingWords(ENDINGS, "reason");
 
 /** The card and square of a typed placement (CARD@SQUARE), or of a target:SQUARE / destroy:CARD decision. */
 function parts(action) {
