@@ -27,7 +27,7 @@ import asyncio
 import functools
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import replace
 from datetime import datetime
 from typing import Any
@@ -674,39 +674,31 @@ class Hub:
         ``game_over``, ``not_started``, ``cannot_undo``, ``stale_version``."""
         if seat is None:
             raise Refusal(ErrorCode.SPECTATOR, "spectators cannot make offers; take a seat first", status=403)
-        rematch: int | None = None
-        while True:
-            async with live.lock:
-                if live.evicted:
-                    live = await self.live(live.id)
-                    continue
-                info, table = live.info, live.table
-                if game_no is not None and game_no != info.game_no:
-                    raise Refusal(ErrorCode.STALE_VERSION, "the room has moved on to another game", status=409)
-                pending = live.offers.get(kind)
-                if pending is not None:
-                    if seat in pending.accepted:
-                        raise Refusal(ErrorCode.OFFER_PENDING, "you agreed to this offer already; wait for the others",
-                                      status=409)
-                    if kind is OfferKind.TAKEBACK:
-                        raise Refusal(ErrorCode.OFFER_PENDING, "another takeback is pending; answer it first",
-                                      status=409)
-                    rematch = await self._agree(live, pending, seat)
-                else:
-                    target = self._check_offer(live, kind, seat)
-                    made = Offer.make(kind, seat, info.game_no, table.version, info.seats, target)
-                    live.offers[kind] = made
-                    self._tell(live, made.message())
-                    bot = made.bots_decline(info.seats)
-                    if bot is not None:
-                        del live.offers[kind]
-                        self._tell(live, made.closed(OfferEnd.DECLINED, bot))
-                    elif made.done:
-                        rematch = await self._complete(live, made)
-            break
-        if rematch is not None:
-            await self._start_rematch(live.id, rematch)
-        self._maybe_evict(live)
+
+        async def step(live: LiveRoom) -> int | None:
+            info, table = live.info, live.table
+            if game_no is not None and game_no != info.game_no:
+                raise Refusal(ErrorCode.STALE_VERSION, "the room has moved on to another game", status=409)
+            pending = live.offers.get(kind)
+            if pending is not None:
+                if seat in pending.accepted:
+                    raise Refusal(ErrorCode.OFFER_PENDING, "you agreed to this offer already; wait for the others",
+                                  status=409)
+                if kind is OfferKind.TAKEBACK:
+                    raise Refusal(ErrorCode.OFFER_PENDING, "another takeback is pending; answer it first", status=409)
+                return await self._agree(live, pending, seat)
+            target = self._check_offer(live, kind, seat)
+            made = Offer.make(kind, seat, info.game_no, table.version, info.seats, target)
+            live.offers[kind] = made
+            self._tell(live, made.message())
+            bot = made.bots_decline(info.seats)
+            if bot is not None:
+                del live.offers[kind]
+                self._tell(live, made.closed(OfferEnd.DECLINED, bot))
+                return None
+            return await self._complete(live, made) if made.done else None
+
+        await self._offer_step(live, step)
 
     async def answer(self, live: LiveRoom, seat: int | None, kind: OfferKind, accept: bool,
                      game_no: int | None = None) -> None:
@@ -716,25 +708,33 @@ class Hub:
         already)."""
         if seat is None:
             raise Refusal(ErrorCode.SPECTATOR, "spectators cannot answer offers", status=403)
-        rematch: int | None = None
+
+        async def step(live: LiveRoom) -> int | None:
+            offer = live.offers.get(kind)
+            if offer is None or (game_no is not None and game_no != offer.game_no):
+                raise Refusal(ErrorCode.NO_OFFER, f"no {kind.value} offer is pending", status=409)
+            if not accept:
+                if seat != offer.by and seat not in offer.waiting and seat not in offer.accepted:
+                    raise Refusal(ErrorCode.NO_OFFER, "this offer does not wait for your answer", status=409)
+                del live.offers[kind]
+                self._tell(live, offer.closed(OfferEnd.WITHDRAWN if seat == offer.by else OfferEnd.DECLINED, seat))
+                return None
+            if seat in offer.accepted:
+                raise Refusal(ErrorCode.OFFER_PENDING, "you agreed to this offer already; wait for the others",
+                              status=409)
+            return await self._agree(live, offer, seat)
+
+        await self._offer_step(live, step)
+
+    async def _offer_step(self, live: LiveRoom, step: Callable[[LiveRoom], Awaitable[int | None]]) -> None:
+        """Run ``step`` on the live room under its lock (on the reloaded room if it was dropped meanwhile); a game
+        number it returns is a rematch everyone agreed to, started once the lock is free."""
         while True:
             async with live.lock:
                 if live.evicted:
                     live = await self.live(live.id)
                     continue
-                offer = live.offers.get(kind)
-                if offer is None or (game_no is not None and game_no != offer.game_no):
-                    raise Refusal(ErrorCode.NO_OFFER, f"no {kind.value} offer is pending", status=409)
-                if not accept:
-                    if seat != offer.by and seat not in offer.waiting and seat not in offer.accepted:
-                        raise Refusal(ErrorCode.NO_OFFER, "this offer does not wait for your answer", status=409)
-                    del live.offers[kind]
-                    self._tell(live, offer.closed(OfferEnd.WITHDRAWN if seat == offer.by else OfferEnd.DECLINED, seat))
-                elif seat in offer.accepted:
-                    raise Refusal(ErrorCode.OFFER_PENDING, "you agreed to this offer already; wait for the others",
-                                  status=409)
-                else:
-                    rematch = await self._agree(live, offer, seat)
+                rematch = await step(live)
             break
         if rematch is not None:
             await self._start_rematch(live.id, rematch)
