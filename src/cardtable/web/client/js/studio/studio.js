@@ -63,6 +63,22 @@ function draw() {
 }
 
 // -- the card set ------------------------------------------------------------------------------------
+/** A card set number's field in the page's words (the file's key stays the field's id). */
+const FIELD_WORDS = {
+  budget: () => t("budget"), cap: () => t("cap"), copies: () => t("copies"), cost: () => t("cost"),
+  destroy: () => t("cards destroyed"), destroyed: () => t("destroyed cards needed"), draw: () => t("cards drawn"),
+  first: () => t("first player"), hand: () => t("hand"), limit: () => t("copies allowed"),
+  limit_sets: () => t("sets without a capture"), low_drain: () => t("energy lost (2-4)"),
+  low_gain: () => t("energy gained (2-4)"), mid_gain: () => t("energy gained (5-7)"), move_range: () => t("move range"),
+  pool: () => t("pool"), pulse_deck: () => t("pulse deck"), second: () => t("second player"),
+  second_player_bonus: () => t("second player's extra"), size: () => t("size"), start: () => t("at the start"),
+  trigger_deck: () => t("trigger deck"), uses: () => t("uses"), value: () => t("value"),
+};
+
+function fieldWords(field) {
+  return FIELD_WORDS[field] ? FIELD_WORDS[field]() : field;
+}
+
 function spec() {
   return S.catalog ? S.catalog.games.find((g) => g.game === S.game) : null;
 }
@@ -93,7 +109,7 @@ function itemName(item) {
 function numberLabel(n) {
   const g = spec();
   const item = g && g.items.find((i) => i.id === n.item);
-  return (item ? itemName(item) : n.item) + " · " + n.field;
+  return (item ? itemName(item) : n.item) + " · " + fieldWords(n.field);
 }
 
 let checkTimer = null;
@@ -151,7 +167,7 @@ function editor() {
         const differs = n.key in S.values;
         return h("span", { class: ["studio-cell", n.key in S.tune ? "tuned" : ""] },
           h("label", { class: ["studio-number", differs ? "changed" : ""] },
-            h("span", { class: "studio-field" }, n.field),
+            h("span", { class: "studio-field", title: n.field }, fieldWords(n.field)),
             h("input", { type: "number", inputmode: "numeric", min: n.min, max: n.max, value,
               "aria-label": numberLabel(n), dataset: { key: "num-" + n.key, number: n.key },
               on: { input: (e) => changed(n.key, e.target.value) } }),
